@@ -1,0 +1,563 @@
+"""The generic turn engine: runs any compiled rule set whose mechanics provides a `GameLogic`.
+
+It knows rounds, the steps of `start` and `round` (with their `when` conditions), phases of
+player turns with per-turn action limits, required actions, prerequisites and granted actions,
+chance (through the seeded generator in the state), end-of-game scoring and tie-breaks, the
+action log and the event stream — and nothing about any particular game.
+
+State is plain JSON data. A game is fully described by its rule set hash, its options (players,
+seed, variants) and its action log: `replay` reproduces the state exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from ..language.ruleset import Record, RuleSet
+from .actions import Action, ActionError, ActionSyntaxError, Rejection
+from .logic import GameLogic
+from .rng import Rng, seed_state
+
+SAVE_FORMAT = "castell-game/1"
+
+Observer = Callable[["Game", dict[str, Any]], None]
+
+
+@dataclass(frozen=True, slots=True)
+class StepPlan:
+    kind: str  # "step" or "turns"
+    name: str
+    when: Callable[[dict], bool] | None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionPlan:
+    kind: str
+    spec: Record
+    limit: int | None
+    required: bool
+    ends_turn: bool
+    after: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A rule set's flow, precompiled once: steps with their conditions, turn kinds."""
+
+    start: tuple[StepPlan, ...]
+    round: tuple[StepPlan, ...]
+    turns: dict[str, tuple[ActionPlan, ...]]
+    rounds: int
+    first_player: str
+    categories: tuple[tuple[str, Callable[[dict], Any]], ...]
+    tiebreaks: tuple[Callable[[dict], Any], ...]
+
+
+@lru_cache(maxsize=64)
+def plan_for(rules: RuleSet) -> Plan:
+    def steps(kind: str) -> tuple[StepPlan, ...]:
+        return tuple(
+            StepPlan(st.kind, st.name, st.when.compiled if st.when is not None else None)
+            for st in (rules.definitions.get(kind) or ())
+        )
+
+    turns = {}
+    for name, record in rules.named("turn").items():
+        turns[name] = tuple(
+            ActionPlan(kind, spec, spec.limit, spec.required, spec.ends_turn, tuple(spec.after))
+            for kind, spec in record.action.items()
+        )
+    scoring = rules.one("scoring")
+    return Plan(
+        steps("start"),
+        steps("round"),
+        turns,
+        rules.game.rounds,
+        rules.game.first_player,
+        tuple((name, slot.compiled) for name, slot in scoring.category.items()),
+        tuple(slot.compiled for slot in scoring.tiebreak),
+    )
+
+
+@lru_cache(maxsize=64)
+def logic_for(rules: RuleSet) -> GameLogic:
+    """The mechanics' compiled logic for a rule set (built once per rule set)."""
+    from ..loading import find_mechanics
+
+    mechanics = find_mechanics(rules.mechanics)
+    if mechanics is None:
+        raise LookupError(
+            f"the rules need mechanics '{rules.mechanics}', which no installed plugin provides"
+        )
+    return mechanics.build(rules)
+
+
+def copy_data(value: Any) -> Any:
+    """A deep copy of JSON-like data (dicts, lists, scalars); much faster than copy.deepcopy."""
+    if type(value) is list:
+        return [copy_data(v) if type(v) in (list, dict) else v for v in value]
+    if type(value) is dict:
+        return {k: copy_data(v) if type(v) in (list, dict) else v for k, v in value.items()}
+    return value
+
+
+def state_hash(state: dict) -> str:
+    text = json.dumps(state, sort_keys=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+class Game:
+    """One game in progress. Create with `castell_dsl.new_game`."""
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        players: int,
+        seed: int,
+        *,
+        state: dict | None = None,
+        log: Iterable[str] = (),
+        record_events: bool = True,
+        observers: Iterable[Observer] = (),
+    ):
+        low, high = rules.game.players
+        if not low <= players <= high:
+            raise ValueError(f"{rules.game.title} is for {low} to {high} players, not {players}")
+        self.rules = rules
+        self.logic = logic_for(rules)
+        self.plan = plan_for(rules)
+        self.players = players
+        self.seed = seed
+        self.log: list[str] = list(log)
+        self.events: list[dict] | None = [] if record_events else None
+        self.observers: list[Observer] = list(observers)
+        self._hook = _hook_caller("game_event")
+        self._adjust = _hook_caller("adjust_choices")
+        self.granted = False
+        self._legal: list[Action] | None = None
+        self._result: dict | None = None
+        if state is not None:
+            self.state = state
+            self.rng = Rng(self.state)
+            return
+        self.state = {
+            "players": players,
+            "rng": seed_state(seed),
+            "phase": "start",
+            "round": 0,
+            "step": 0,
+            "turn": None,
+            "first_player": 0,
+            "g": {},
+        }
+        self.rng = Rng(self.state)
+        self.state["g"] = self.logic.initial_state(self)
+        if self.plan.first_player == "random":
+            self.state["first_player"] = self.rng.below(players)
+        self.emit({"type": "start", "players": players, "seed": seed,
+                   "first_player": self.state["first_player"]})  # fmt: skip
+        self._advance()
+
+    # ---- observing ----------------------------------------------------------------------------
+    @property
+    def observed(self) -> bool:
+        """True when someone listens to events (mechanics skip building them otherwise)."""
+        return self.events is not None or bool(self.observers) or self._hook is not None
+
+    def emit(self, event: dict[str, Any]) -> None:
+        if self.events is not None:
+            self.events.append(event)
+        for observer in self.observers:
+            observer(self, event)
+        if self._hook is not None:
+            self._hook(game=self, event=event)
+
+    def adjust_choices(self, player: int, action: str, choices: list[Any]) -> None:
+        """Let plugins narrow a player's choices for an action, in place (`adjust_choices`)."""
+        if self._adjust is not None:
+            self._adjust(game=self, player=player, action=action, choices=choices)
+
+    # ---- reading ------------------------------------------------------------------------------
+    @property
+    def round(self) -> int:
+        return self.state["round"]
+
+    @property
+    def current_player(self) -> int | None:
+        turn = self.state["turn"]
+        return None if turn is None else turn["order"][turn["pos"]]
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        return self.rules.variants
+
+    def is_over(self) -> bool:
+        return self.state["phase"] == "over"
+
+    def view(self) -> dict[str, Any]:
+        """Everything a player at the table can see (names, not indices), for front-ends."""
+        turn = self.state["turn"]
+        return {
+            "round": self.state["round"],
+            "rounds": self.plan.rounds,
+            "players": self.players,
+            "current_player": self.current_player,
+            "turn_actions_used": dict(turn["used"]) if turn else {},
+            "pending_grant": turn["grants"][0] if turn and turn["grants"] else None,
+            "over": self.is_over(),
+            **self.logic.view(self),
+        }
+
+    # ---- actions ------------------------------------------------------------------------------
+    def _turn_plan(self) -> tuple[ActionPlan, ...]:
+        return self.plan.turns[self.state["turn"]["name"]]
+
+    def parse(self, text: str) -> Action:
+        """Read an action from its text form (`move Girona`); raise `ActionError` if unreadable."""
+        words = text.strip().split(None, 1)
+        if not words:
+            raise ActionError(Rejection("empty", "type an action, e.g. `end`"), text)
+        kind = words[0].lower()
+        rest = words[1] if len(words) > 1 else ""
+        known = {a.kind: a for plans in self.plan.turns.values() for a in plans}
+        plan = known.get(kind)
+        if plan is None:
+            names = ", ".join(sorted(known))
+            raise ActionError(
+                Rejection("unknown-action", f"there is no action '{kind}'; actions: {names}"), text
+            )
+        if plan.ends_turn:
+            if rest:
+                raise ActionError(Rejection("bad-syntax", f"'{kind}' takes nothing after it"), text)
+            return Action(kind, (), kind)
+        try:
+            return self.logic.parse(kind, rest)
+        except ActionSyntaxError as exc:
+            raise ActionError(Rejection("bad-syntax", str(exc)), text) from None
+
+    def legal_actions(self) -> list[Action]:
+        """The actions the current player may take now (a finite, useful list)."""
+        if self._legal is not None:
+            return self._legal
+        if self.state["phase"] == "over" or self.state["turn"] is None:
+            self._legal = []
+            return self._legal
+        player = self.current_player
+        turn = self.state["turn"]
+        used = turn["used"]
+        actions: list[Action] = []
+        if turn["grants"]:
+            kind = turn["grants"][0]
+            plan = next(a for a in self._turn_plan() if a.kind == kind)
+            self.granted = True
+            try:
+                actions = self.logic.options(self, player, kind, plan.spec)
+            finally:
+                self.granted = False
+            self._legal = actions
+            return actions
+        enders = []
+        blocked = False
+        for plan in self._turn_plan():
+            if plan.ends_turn:
+                if plan.limit is None or used.get(plan.kind, 0) < plan.limit:
+                    enders.append(plan)
+                continue
+            if plan.limit is not None and used.get(plan.kind, 0) >= plan.limit:
+                continue
+            if any(not used.get(a) for a in plan.after):
+                continue
+            options = self.logic.options(self, player, plan.kind, plan.spec)
+            if plan.required and not used.get(plan.kind) and options:
+                blocked = True
+            actions.extend(options)
+        if not blocked:
+            actions.extend(Action(p.kind, (), p.kind) for p in enders)
+        self._legal = actions
+        return actions
+
+    def _coerce(self, action: Action | str) -> Action:
+        return self.parse(action) if isinstance(action, str) else action
+
+    def explain(self, action: Action | str) -> Rejection | None:
+        """None if `action` is legal now; otherwise why not (a stable code and a sentence)."""
+        try:
+            action = self._coerce(action)
+        except ActionError as exc:
+            return exc.rejection
+        return self._check(action)
+
+    def _check(self, action: Action) -> Rejection | None:
+        state = self.state
+        if state["phase"] == "over":
+            return Rejection("game-over", "the game is over")
+        turn = state["turn"]
+        if turn is None:
+            return Rejection("no-turn", "no player is to act now")
+        plans = self._turn_plan()
+        plan = next((a for a in plans if a.kind == action.kind), None)
+        if plan is None:
+            names = ", ".join(a.kind for a in plans)
+            return Rejection("unknown-action", f"'{action.kind}' is not an action now ({names})")
+        used = turn["used"]
+        player = self.current_player
+        if turn["grants"]:
+            granted = turn["grants"][0]
+            if action.kind != granted:
+                return Rejection(
+                    "granted-action-pending",
+                    f"first take the {granted} action you have just gained",
+                )
+            self.granted = True
+            try:
+                return self.logic.check(self, player, action, plan.spec)
+            finally:
+                self.granted = False
+        if plan.limit is not None and used.get(plan.kind, 0) >= plan.limit:
+            times = "once" if plan.limit == 1 else f"{plan.limit} times"
+            return Rejection("limit-reached", f"you may {plan.kind} only {times} per turn")
+        for before in plan.after:
+            if not used.get(before):
+                return Rejection("too-early", f"{plan.kind} comes after {before}")
+        if plan.ends_turn:
+            for other in plans:
+                if (
+                    other.required
+                    and not used.get(other.kind)
+                    and self.logic.options(self, player, other.kind, other.spec)
+                ):
+                    return Rejection("required-action", f"you must {other.kind} first")
+            return None
+        return self.logic.check(self, player, action, plan.spec)
+
+    def apply(self, action: Action | str) -> Action:
+        """Take `action` for the current player. An illegal action raises `ActionError` and
+        changes nothing."""
+        action = self._coerce(action)
+        legal = self._legal
+        if legal is None or action not in legal:
+            rejection = self._check(action)
+            if rejection is not None:
+                raise ActionError(rejection, action.text)
+        turn = self.state["turn"]
+        player = self.current_player
+        plan = next(a for a in self._turn_plan() if a.kind == action.kind)
+        self._legal = None
+        self.log.append(action.text)
+        if self.observed:
+            self.emit({"type": "action", "player": player, "action": action.text,
+                       "round": self.state["round"]})  # fmt: skip
+        if plan.ends_turn:
+            self._end_turn()
+            self._advance()
+            return action
+        if turn["grants"]:
+            turn["grants"].pop(0)
+            self.granted = True
+            try:
+                grant = self.logic.apply(self, player, action, plan.spec)
+            finally:
+                self.granted = False
+        else:
+            turn["used"][plan.kind] = turn["used"].get(plan.kind, 0) + 1
+            grant = self.logic.apply(self, player, action, plan.spec)
+        if grant is not None:
+            turn["grants"].append(grant)
+        if not turn["grants"] and self._turn_exhausted():
+            self._end_turn()
+        self._advance()
+        return action
+
+    def _turn_exhausted(self) -> bool:
+        """True when the player can do nothing more (turns without an ending action)."""
+        plans = self._turn_plan()
+        used = self.state["turn"]["used"]
+        if any(p.ends_turn and (p.limit is None or used.get(p.kind, 0) < p.limit) for p in plans):
+            return False
+        return not self.legal_actions()
+
+    # ---- flow ---------------------------------------------------------------------------------
+    def _env(self) -> dict[str, int]:
+        return {
+            "round": self.state["round"],
+            "rounds": self.plan.rounds,
+            "players": self.players,
+        }
+
+    def _begin_turn(self) -> None:
+        turn = self.state["turn"]
+        turn["used"] = {}
+        turn["grants"] = []
+        self._legal = None
+        if self.observed:
+            self.emit({"type": "turn", "player": self.current_player,
+                       "round": self.state["round"]})  # fmt: skip
+
+    def _end_turn(self) -> None:
+        turn = self.state["turn"]
+        self._legal = None
+        turn["pos"] += 1
+        if turn["pos"] >= len(turn["order"]):
+            self.state["turn"] = None
+            self.state["step"] += 1
+        else:
+            self._begin_turn()
+            if self._turn_exhausted():
+                self._end_turn()
+
+    def _advance(self) -> None:
+        """Run automatic steps until a player must decide, or the game ends."""
+        state = self.state
+        plan = self.plan
+        while state["phase"] != "over" and state["turn"] is None:
+            steps = plan.start if state["phase"] == "start" else plan.round
+            index = state["step"]
+            if index >= len(steps):
+                if state["phase"] == "start":
+                    state["phase"] = "round"
+                    state["round"] = 1
+                else:
+                    state["round"] += 1
+                state["step"] = 0
+                if state["round"] > plan.rounds:
+                    state["round"] = plan.rounds
+                    self._finish()
+                    return
+                if self.observed:
+                    self.emit({"type": "round", "round": state["round"]})
+                continue
+            step = steps[index]
+            if step.when is not None and not step.when(self._env()):
+                state["step"] += 1
+                continue
+            if step.kind == "step":
+                self.logic.steps[step.name](self)
+                state["step"] += 1
+                continue
+            first = state["first_player"]
+            order = [(first + i) % self.players for i in range(self.players)]
+            state["turn"] = {"name": step.name, "order": order, "pos": 0, "used": {},
+                             "grants": []}  # fmt: skip
+            self._begin_turn()
+            if self._turn_exhausted():
+                self._end_turn()
+
+    def _finish(self) -> None:
+        self.state["phase"] = "over"
+        self.state["turn"] = None
+        self._legal = []
+        if self.observed:
+            self.emit({"type": "end", "result": self.result()})
+
+    # ---- scoring ------------------------------------------------------------------------------
+    def scores(self) -> list[dict[str, Any]]:
+        """Each player's scoring categories and total, by the rule set's `scoring` block."""
+        out = []
+        for player in range(self.players):
+            facts = self.logic.facts(self, player)
+            categories = {name: fn(facts) for name, fn in self.plan.categories}
+            tiebreaks = [fn(facts) for fn in self.plan.tiebreaks]
+            out.append(
+                {
+                    "seat": player,
+                    "total": sum(categories.values()),
+                    "categories": categories,
+                    "tiebreaks": tiebreaks,
+                }
+            )
+        return out
+
+    def result(self) -> dict[str, Any]:
+        """Scores and winners (the highest total, then the tie-breaks in order; still tied,
+        the win is shared)."""
+        if self._result is not None and self.is_over():
+            return self._result
+        scores = self.scores()
+        best = max((s["total"], s["tiebreaks"]) for s in scores)
+        winners = [s["seat"] for s in scores if (s["total"], s["tiebreaks"]) == best]
+        result = {
+            "over": self.is_over(),
+            "rounds": self.state["round"],
+            "winners": winners,
+            "players": [
+                {"seat": s["seat"], "total": s["total"], "categories": s["categories"]}
+                for s in scores
+            ],
+        }
+        if self.is_over():
+            self._result = result
+        return result
+
+    # ---- copying and saving -------------------------------------------------------------------
+    def clone(self, *, keep_log: bool = True) -> Game:
+        """An independent copy (no events, no observers) for search: copying is cheap."""
+        other = Game.__new__(Game)
+        other.rules = self.rules
+        other.logic = self.logic
+        other.plan = self.plan
+        other.players = self.players
+        other.seed = self.seed
+        other.log = list(self.log) if keep_log else []
+        other.events = None
+        other.observers = []
+        other._hook = None
+        other._adjust = self._adjust
+        other.granted = False
+        other._legal = None
+        other._result = None
+        other.state = copy_data(self.state)
+        other.rng = Rng(other.state)
+        return other
+
+    def state_hash(self) -> str:
+        return state_hash(self.state)
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything needed to resume this game: rules identity, options, log and state."""
+        return {
+            "format": SAVE_FORMAT,
+            "rules": {
+                "name": self.rules.name,
+                "source": self.rules.sources[0] if self.rules.sources else self.rules.name,
+                "hash": self.rules.hash,
+                "variants": list(self.rules.variants),
+            },
+            "options": {"players": self.players, "seed": self.seed},
+            "log": list(self.log),
+            "state": copy_data(self.state),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], rules: RuleSet | None = None) -> Game:
+        """Resume a game saved with `to_json` (the rule set must hash the same)."""
+        from ..loading import load_rules
+
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise ValueError(f"not a saved game (expected format {SAVE_FORMAT})")
+        info = data["rules"]
+        if rules is None:
+            rules = load_rules(info["name"], tuple(info.get("variants", ())))
+        if rules.hash != info["hash"]:
+            raise ValueError(
+                f"the saved game was played under rules {info['hash'][:19]}…, but '{info['name']}'"
+                f" now hashes to {rules.hash[:19]}…"
+            )
+        options = data["options"]
+        return cls(
+            rules,
+            options["players"],
+            options["seed"],
+            state=copy_data(data["state"]),
+            log=data.get("log", ()),
+        )
+
+
+def _hook_caller(name: str) -> Callable[..., None] | None:
+    from ..pluginmanager import get_plugins
+
+    return get_plugins().hook_caller(name)

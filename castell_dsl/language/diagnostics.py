@@ -1,0 +1,266 @@
+"""Diagnostics: what is wrong with a rule file, where, and how to fix it.
+
+A diagnostic is plain data (code, severity, message, position, hint). Every check in the
+language layer reports through one `Diagnostics` collector so that a run can report *every*
+semantic error at once, and every renderer (text, JSON, GitHub annotations) reads the same data.
+
+Codes are stable: tools and CI configurations match on them. New codes are added at the end of
+their group; a code is never reused for a different problem. `docs/language.md` lists them.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+#: Every diagnostic code with a one-line description (shown by `castell validate --explain`).
+CODES: dict[str, str] = {
+    # Reading and syntax.
+    "E0100": "syntax error: the parser found a token it did not expect",
+    "E0101": "unexpected character",
+    "E0102": "unterminated string",
+    "E0103": "unexpected end of file (a brace or bracket is not closed)",
+    "E0104": "missing comma between items",
+    "E0105": "missing value after a key",
+    "E0106": "nesting too deep",
+    "E0107": "file too large",
+    "E0108": "file is not UTF-8 text",
+    "E0109": "number too large",
+    "E0110": "empty rule file",
+    "E0111": "unclosed brace or bracket",
+    "E0112": "closing brace or bracket without an opening one",
+    "E0113": "misspelt or misplaced keyword",
+    # Structure of definitions.
+    "E0201": "unknown kind of definition",
+    "E0202": "unknown field",
+    "E0203": "missing required field",
+    "E0204": "duplicate definition",
+    "E0205": "duplicate field",
+    "E0206": "definition needs a name",
+    "E0207": "definition takes no name",
+    "E0208": "condition not allowed here",
+    "E0209": "no game block",
+    # Values.
+    "E0210": "type error",
+    "E0211": "value out of range",
+    "E0212": "duplicate key in a map",
+    "E0213": "empty range",
+    # References.
+    "E0220": "unknown reference",
+    "E0221": "unknown mechanics",
+    # Game-wide consistency.
+    "E0230": "asymmetric adjacency",
+    "E0231": "unreachable region",
+    "E0240": "table with gaps",
+    "E0241": "player count without an entry",
+    "E0250": "component count disagrees with the declared total",
+    "E0260": "tile that no team could ever complete",
+    # Files, extends and variants.
+    "E0270": "cyclic extends or include",
+    "E0271": "file or rule set not found",
+    "E0272": "override or remove of something not defined",
+    "E0273": "conflicting variants",
+    "E0274": "unknown variant",
+    "E0275": "misplaced extends or include",
+    # Expressions.
+    "E0290": "unknown function",
+    "E0291": "wrong number of arguments",
+    "E0292": "expression type error",
+    # Warnings.
+    "W0301": "table is never used",
+    "W0303": "definition can never apply",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A region of one source file; lines and columns are 1-based, end exclusive."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    @classmethod
+    def point(cls, path: str, line: int = 1, column: int = 1) -> Span:
+        return cls(path, line, column, line, column + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    code: str
+    severity: Severity
+    message: str
+    span: Span
+    hint: str | None = None
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+    def to_json(self) -> dict:
+        return {
+            "code": self.code,
+            "severity": self.severity.value,
+            "message": self.message,
+            "line": self.span.line,
+            "column": self.span.column,
+            "end_line": self.span.end_line,
+            "end_column": self.span.end_column,
+            "hint": self.hint,
+        }
+
+
+@dataclass
+class Diagnostics:
+    """Collects diagnostics; checks append and carry on, so one run reports everything."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def error(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
+        assert code in CODES, code
+        self.items.append(Diagnostic(code, Severity.ERROR, message, span, hint))
+
+    def warning(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
+        assert code in CODES, code
+        self.items.append(Diagnostic(code, Severity.WARNING, message, span, hint))
+
+    def extend(self, other: Iterable[Diagnostic]) -> None:
+        self.items.extend(other)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.is_error for d in self.items)
+
+    def __iter__(self) -> Iterator[Diagnostic]:
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def sorted(self) -> list[Diagnostic]:
+        """In file order, errors before warnings at the same place; duplicates removed."""
+        seen: set[tuple] = set()
+        out = []
+        for d in sorted(
+            self.items,
+            key=lambda d: (d.span.path, d.span.line, d.span.column, not d.is_error, d.code),
+        ):
+            key = (d.code, d.span, d.message)
+            if key not in seen:
+                seen.add(key)
+                out.append(d)
+        return out
+
+
+class RuleError(Exception):
+    """Raised when a rule file cannot be turned into a rule set; carries the diagnostics."""
+
+    def __init__(self, diagnostics: Sequence[Diagnostic]):
+        self.diagnostics = list(diagnostics)
+        first = next((d for d in self.diagnostics if d.is_error), None)
+        summary = f"{len(self.diagnostics)} problem(s)"
+        if first is not None:
+            s = first.span
+            summary = f"{s.path}:{s.line}:{s.column}: error[{first.code}]: {first.message}"
+        super().__init__(summary)
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
+    """A 'did you mean' hint naming the closest candidate, if one is close enough."""
+    pool = sorted(set(candidates))
+    matches = difflib.get_close_matches(word, pool, n=1, cutoff=0.6)
+    if not matches:
+        lowered = {c.lower(): c for c in pool}
+        if word.lower() in lowered:
+            matches = [lowered[word.lower()]]
+    return f"did you mean '{matches[0]}'?" if matches else None
+
+
+def known_names_hint(what: str, names: Iterable[str], limit: int = 8) -> str:
+    names = sorted(set(names))
+    if not names:
+        return f"no {what} is defined"
+    shown = ", ".join(names[:limit]) + (", …" if len(names) > limit else "")
+    return f"known {what}: {shown}"
+
+
+# ---- rendering --------------------------------------------------------------------------------
+
+
+def render_text(diag: Diagnostic, source_lines: Sequence[str] | None, color: bool = False) -> str:
+    """Render like a modern compiler: location, message, the source line, a caret, a help line."""
+    s = diag.span
+    sev = diag.severity.value
+    if color:
+        sev_col = "\x1b[1;31m" if diag.is_error else "\x1b[1;33m"
+        head = f"\x1b[1m{s.path}:{s.line}:{s.column}:\x1b[0m {sev_col}{sev}[{diag.code}]\x1b[0m"
+        head += f"\x1b[1m: {diag.message}\x1b[0m"
+    else:
+        head = f"{s.path}:{s.line}:{s.column}: {sev}[{diag.code}]: {diag.message}"
+    lines = [head]
+    if source_lines is not None and 1 <= s.line <= len(source_lines):
+        text = source_lines[s.line - 1].rstrip("\n").expandtabs(1)
+        if len(text) > 200:  # keep giant lines readable: show a window around the column
+            start = max(0, s.column - 80)
+            text = text[start : start + 160]
+            col = s.column - start
+        else:
+            col = s.column
+        width = len(str(s.line))
+        if s.end_line == s.line and s.end_column > s.column:
+            length = s.end_column - s.column
+        else:
+            length = max(1, len(text) - col + 1)
+        length = max(1, min(length, max(1, len(text) - col + 1)))
+        gutter = " " * width
+        lines.append(f" {gutter} |")
+        lines.append(f" {s.line} | {text}")
+        lines.append(f" {gutter} | {' ' * (col - 1)}{'^' * length}")
+        if diag.hint:
+            lines.append(f" {gutter} = help: {diag.hint}")
+    elif diag.hint:
+        lines.append(f"  = help: {diag.hint}")
+    return "\n".join(lines)
+
+
+def render_github(diag: Diagnostic) -> str:
+    """A GitHub Actions workflow command that annotates the file in a pull request."""
+    s = diag.span
+    level = "error" if diag.is_error else "warning"
+
+    def esc(text: str) -> str:
+        return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+    def esc_prop(text: str) -> str:
+        return esc(text).replace(":", "%3A").replace(",", "%2C")
+
+    message = f"[{diag.code}] {diag.message}"
+    if diag.hint:
+        message += f" (help: {diag.hint})"
+    return (
+        f"::{level} file={esc_prop(s.path)},line={s.line},col={s.column},"
+        f"endLine={s.end_line},endColumn={s.end_column},"
+        f"title={esc_prop(diag.code)}::{esc(message)}"
+    )
+
+
+def to_json_report(results: Sequence[tuple[str, Sequence[Diagnostic]]], strict: bool) -> str:
+    """The stable JSON contract of `castell validate --format json`."""
+    files = []
+    all_ok = True
+    for path, diags in results:
+        ok = not any(d.is_error or (strict and not d.is_error) for d in diags)
+        all_ok = all_ok and ok
+        files.append({"path": path, "ok": ok, "diagnostics": [d.to_json() for d in diags]})
+    return json.dumps({"ok": all_ok, "files": files}, indent=2, ensure_ascii=False)

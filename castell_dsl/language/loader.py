@@ -1,0 +1,457 @@
+"""From rule files to one ordered set of definitions: `extends`, `include`, `override`, `remove`.
+
+A rule file either stands alone (it has a `game` block) or `extends` another rule set, which it
+then patches: it may add definitions, `override` fields of inherited ones and `remove` them.
+A variant given with `--variant` is such a patch, applied on top of the chosen rules; several
+variants apply in order, and two variants that change the same thing are an error naming both.
+
+The loader works on syntax (it does not know the schema yet: the schema comes from the
+mechanics the `game` block names). It keeps every definition's source so that later errors
+point at the file and line where the definition, or the override that changed it, was written.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from . import syntax as s
+from .diagnostics import Diagnostics, Span, did_you_mean
+from .parser import parse
+from .source import Source, read_source
+
+#: Deepest chain of extends/include; real rule sets use two or three.
+MAX_DEPTH = 32
+RULE_SUFFIX = ".castell"
+
+
+@dataclass
+class Definition:
+    """One top-level definition as it stands after patches; `origins` lists who changed it."""
+
+    kind: str
+    label: str | None
+    entry: s.Entry
+    origins: list[str] = field(default_factory=list)
+
+    @property
+    def key(self) -> tuple[str, str | None]:
+        return (self.kind, self.label)
+
+
+@dataclass
+class Definitions:
+    """The ordered definitions of a rule set, with every source file read (for rendering)."""
+
+    items: dict[tuple[str, str | None], Definition] = field(default_factory=dict)
+    sources: dict[str, Source] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)
+    #: (kind, label, field) -> name of the variant that changed it, to detect conflicts.
+    touched: dict[tuple[str, str | None, str], str] = field(default_factory=dict)
+
+    def copy(self) -> Definitions:
+        return Definitions(
+            {k: replace(v, origins=list(v.origins)) for k, v in self.items.items()},
+            dict(self.sources),
+            list(self.files),
+            dict(self.touched),
+        )
+
+
+@dataclass
+class RulePath:
+    """Where rule sets and variants are found by name (bundled rules first, then plugins')."""
+
+    directories: list[Path]
+
+    def find_rules(self, name: str) -> Path | None:
+        for directory in self.directories:
+            candidate = directory / f"{name}{RULE_SUFFIX}"
+            if candidate.is_file():
+                return candidate
+        return None
+
+    def find_variant(self, name: str) -> Path | None:
+        for directory in self.directories:
+            for candidate in (
+                directory / "variants" / f"{name}{RULE_SUFFIX}",
+                directory / f"{name}{RULE_SUFFIX}",
+            ):
+                if candidate.is_file():
+                    return candidate
+        return None
+
+    def rule_names(self) -> list[str]:
+        names = set()
+        for directory in self.directories:
+            names.update(p.stem for p in directory.glob(f"*{RULE_SUFFIX}"))
+        return sorted(names)
+
+    def variant_names(self) -> list[str]:
+        names = set()
+        for directory in self.directories:
+            names.update(p.stem for p in (directory / "variants").glob(f"*{RULE_SUFFIX}"))
+        return sorted(names)
+
+
+def display_path(path: Path) -> str:
+    """A path as shown in diagnostics: relative to the working directory when inside it."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return str(path)
+    return str(path) if rel.startswith("..") else rel
+
+
+def is_path_like(target: str) -> bool:
+    return "/" in target or "\\" in target or target.endswith(RULE_SUFFIX)
+
+
+class Loader:
+    """Reads rule files and resolves extends/include into `Definitions`."""
+
+    def __init__(self, rule_path: RulePath, diags: Diagnostics):
+        self.rule_path = rule_path
+        self.diags = diags
+        self._cache: dict[Path, s.RuleFile | None] = {}
+        self.sources: dict[str, Source] = {}
+
+    # -- files --
+    def files_read(self) -> list[Path]:
+        """Every file this loader read (for cache invalidation)."""
+        return list(self._cache)
+
+    def _parse_file(self, path: Path) -> s.RuleFile | None:
+        path = path.resolve()
+        if path in self._cache:
+            return self._cache[path]
+        shown = display_path(path)
+        source = read_source(path, shown, self.diags)
+        tree = None
+        if source is not None:
+            self.sources[shown] = source
+            tree = parse(source, self.diags)
+        self._cache[path] = tree
+        return tree
+
+    def load_text(self, text: str, path: str = "<string>") -> Definitions | None:
+        """Resolve a rule file given as text (relative includes resolve from the cwd)."""
+        source = Source(path, text)
+        self.sources[path] = source
+        tree = parse(source, self.diags)
+        if tree is None:
+            return self._with_sources(Definitions())
+        return self._resolve(tree, Path(path).resolve(), [])
+
+    def load(self, path: Path) -> Definitions:
+        """Resolve a rule file and everything it extends or includes."""
+        return self._load(path.resolve(), [])
+
+    def _load(self, path: Path, stack: list[Path]) -> Definitions:
+        tree = self._parse_file(path)
+        if tree is None:
+            return self._with_sources(Definitions())
+        return self._resolve(tree, path, stack)
+
+    def _with_sources(self, defs: Definitions) -> Definitions:
+        defs.sources.update(self.sources)
+        return defs
+
+    def _resolve(self, tree: s.RuleFile, path: Path, stack: list[Path]) -> Definitions:
+        stack = [*stack, path]
+        items = self._expand_includes(tree, path, stack)
+        extends = [item for item in items if isinstance(item, s.Extends)]
+        for extra in extends[1:]:
+            self.diags.error(
+                "E0275",
+                "a rule file extends at most one rule set",
+                extra.span,
+                f"this file already extends '{extends[0].target}'",
+            )
+        if extends:
+            base_path = self._locate(extends[0].target, path, extends[0].span)
+            if base_path is None or self._cycle(base_path, stack, extends[0].span, "extends"):
+                base = Definitions()
+            else:
+                base = self._load(base_path, stack)
+            defs = base.copy()
+            defs.files.append(tree.path)
+            self._apply(defs, items, origin=tree.path, patch=True)
+        else:
+            defs = Definitions(files=[tree.path])
+            self._apply(defs, items, origin=tree.path, patch=False)
+        return self._with_sources(defs)
+
+    def _expand_includes(
+        self, tree: s.RuleFile, path: Path, stack: list[Path], depth: int = 0
+    ) -> list[s.Item]:
+        out: list[s.Item] = []
+        for item in tree.items:
+            if not isinstance(item, s.Include):
+                out.append(item)
+                continue
+            target = (path.parent / item.path).resolve()
+            if self._cycle(target, stack, item.span, "include"):
+                continue
+            if depth >= MAX_DEPTH:
+                self.diags.error("E0270", "includes nested too deeply", item.span)
+                continue
+            included = self._parse_file(target)
+            if included is None:
+                if not target.exists():
+                    self.diags.error(
+                        "E0271",
+                        f"included file '{item.path}' does not exist",
+                        item.span,
+                        f"paths are relative to {display_path(path.parent) or '.'}",
+                    )
+                continue
+            for inner in included.items:
+                if isinstance(inner, s.Extends):
+                    self.diags.error(
+                        "E0275",
+                        "an included file cannot use `extends`",
+                        inner.span,
+                        "put `extends` in the file that includes it",
+                    )
+            nested = s.RuleFile(included.path, tuple(i for i in included.items))
+            out.extend(
+                i
+                for i in self._expand_includes(nested, target, [*stack, target], depth + 1)
+                if not isinstance(i, s.Extends)
+            )
+        return out
+
+    def _cycle(self, target: Path, stack: Sequence[Path], span: Span, what: str) -> bool:
+        if target in stack:
+            chain = " → ".join(display_path(p) for p in [*stack[stack.index(target) :], target])
+            self.diags.error("E0270", f"cyclic {what}: {chain}", span, "break the cycle")
+            return True
+        if len(stack) > MAX_DEPTH:
+            self.diags.error("E0270", f"{what} chain is deeper than {MAX_DEPTH} files", span)
+            return True
+        return False
+
+    def _locate(self, target: str, relative_to: Path, span: Span) -> Path | None:
+        if is_path_like(target):
+            candidate = (relative_to.parent / target).resolve()
+            if candidate.is_file():
+                return candidate
+            self.diags.error(
+                "E0271",
+                f"rule file '{target}' does not exist",
+                span,
+                f"paths are relative to {display_path(relative_to.parent) or '.'}",
+            )
+            return None
+        found = self.rule_path.find_rules(target)
+        if found is None:
+            names = self.rule_path.rule_names()
+            self.diags.error(
+                "E0271",
+                f"no rule set named '{target}'",
+                span,
+                did_you_mean(target, names) or f"known rule sets: {', '.join(names) or 'none'}",
+            )
+        return found
+
+    # -- applying items --
+    def _apply(self, defs: Definitions, items: Iterable[s.Item], origin: str, patch: bool) -> None:
+        for item in items:
+            if isinstance(item, s.Entry):
+                self._define(defs, item, origin, patch)
+            elif isinstance(item, s.Override):
+                self._override(defs, item, origin)
+            elif isinstance(item, s.Remove):
+                self._remove(defs, item, origin)
+
+    def _define(self, defs: Definitions, entry: s.Entry, origin: str, patch: bool) -> None:
+        key = (entry.key, entry.label)
+        existing = defs.items.get(key)
+        if existing is not None:
+            first = existing.entry.span
+            label = f" {entry.label}" if entry.label else ""
+            if patch and first.path != entry.span.path:
+                hint = (
+                    f"it is inherited from {first.path}:{first.line}; "
+                    f"write `override {entry.key}{label} {{ ... }}` to change it"
+                )
+            else:
+                hint = f"first defined at {first.path}:{first.line}"
+            self.diags.error(
+                "E0204",
+                f"duplicate definition of {entry.key}{label}",
+                entry.label_span or entry.key_span,
+                hint,
+            )
+            return
+        defs.items[key] = Definition(entry.key, entry.label, entry, [origin])
+        self._touch(defs, entry.key, entry.label, "*", origin, entry.span)
+
+    def _missing(self, defs: Definitions, kind: str, label: str | None, span: Span, verb: str):
+        labels = [lbl for (k, lbl) in defs.items if k == kind and lbl]
+        shown = f"{kind} {label}" if label else kind
+        hint = did_you_mean(label, labels) if label else None
+        if hint is None:
+            kinds = sorted({k for (k, _) in defs.items})
+            hint = did_you_mean(kind, kinds) if kind not in kinds else None
+        participle = {"remove": "removed", "override": "overridden"}[verb]
+        self.diags.error(
+            "E0272",
+            f"cannot {verb} {shown}: it is not defined",
+            span,
+            hint or f"only inherited definitions can be {participle}",
+        )
+
+    @staticmethod
+    def _find(defs: Definitions, kind: str, label: str | None) -> tuple | None:
+        """The key of `kind label`; without a label, the kind's only definition."""
+        if (kind, label) in defs.items:
+            return (kind, label)
+        if label is None:
+            keys = [key for key in defs.items if key[0] == kind]
+            if len(keys) == 1:
+                return keys[0]
+        return None
+
+    def _remove(self, defs: Definitions, item: s.Remove, origin: str) -> None:
+        targets = item.labels or ((None, item.kind_span),)
+        for label, span in targets:
+            key = self._find(defs, item.kind, label)
+            if key is None:
+                self._missing(defs, item.kind, label, span, "remove")
+                continue
+            del defs.items[key]
+            self._touch(defs, item.kind, label, "*", origin, span)
+
+    def _override(self, defs: Definitions, item: s.Override, origin: str) -> None:
+        found = self._find(defs, item.kind, item.label)
+        current = defs.items.get(found) if found is not None else None
+        if current is None:
+            self._missing(
+                defs, item.kind, item.label, item.label_span or item.kind_span, "override"
+            )
+            return
+        old = current.entry.value
+        new = item.body
+        if isinstance(old, s.Block) and isinstance(new, s.Block):
+            merged: s.Value = _merge_blocks(old, new)
+            fields = sorted({e.key for e in new.entries})
+        elif isinstance(old, s.MapValue) and isinstance(new, s.MapValue):
+            merged = _merge_maps(old, new)
+            fields = sorted({_map_key_text(i.key) for i in new.items})
+        else:
+            self.diags.error(
+                "E0210",
+                f"override of {item.kind} must be {_describe_body(old)}, like the original",
+                new.span,
+            )
+            return
+        current.entry = replace(current.entry, value=merged)
+        current.origins.append(origin)
+        for name in fields:
+            self._touch(defs, item.kind, item.label, name, origin, item.span)
+
+    def _touch(
+        self, defs: Definitions, kind: str, label: str | None, name: str, origin: str, span: Span
+    ) -> None:
+        """Record that `origin` changed this; a different variant changing it too conflicts."""
+        if not origin.startswith("variant:"):
+            return
+        for key in ((kind, label, name), (kind, label, "*")):
+            other = defs.touched.get(key)
+            if other is not None and other != origin:
+                shown = f"{kind} {label}" if label else kind
+                self.diags.error(
+                    "E0273",
+                    f"variants '{other.removeprefix('variant:')}' and "
+                    f"'{origin.removeprefix('variant:')}' both change {shown}",
+                    span,
+                    "choose one of them, or write a variant file that combines both changes",
+                )
+                return
+        defs.touched[(kind, label, name)] = origin
+
+    # -- variants --
+    def apply_variant(self, defs: Definitions, name: str, path: Path) -> None:
+        """Apply a variant file's own definitions as a patch on `defs`."""
+        tree = self._parse_file(path)
+        if tree is None:
+            return
+        items = self._expand_includes(tree, path.resolve(), [path.resolve()])
+        extends = [i for i in items if isinstance(i, s.Extends)]
+        if not extends:
+            self.diags.error(
+                "E0275",
+                f"variant '{name}' must start with `extends` naming the rules it changes",
+                Span.point(display_path(path)),
+                'add `extends "castell"` (or the rule set it is for) at the top',
+            )
+            return
+        base = self._locate(extends[0].target, path.resolve(), extends[0].span)
+        if base is not None and display_path(base) not in defs.files:
+            self.diags.error(
+                "E0274",
+                f"variant '{name}' is for '{extends[0].target}', not for these rules",
+                extends[0].span,
+                f"these rules come from {', '.join(defs.files)}",
+            )
+            return
+        defs.files.append(display_path(path))
+        self._apply(defs, items, origin=f"variant:{name}", patch=True)
+        defs.sources.update(self.sources)
+
+
+def _merge_blocks(old: s.Block, new: s.Block) -> s.Block:
+    """Each key given in `new` replaces every entry with that key (and label) in `old`."""
+    replaced = {(e.key, e.label) for e in new.entries}
+    by_key_only = {e.key for e in new.entries if e.label is None}
+    out: list[s.Entry] = []
+    placed: set[tuple[str, str | None]] = set()
+    for entry in old.entries:
+        key = (entry.key, entry.label)
+        hit = key if key in replaced else (entry.key, None) if entry.key in by_key_only else None
+        if hit is None:
+            out.append(entry)
+            continue
+        if hit not in placed:
+            out.extend(e for e in new.entries if (e.key, e.label) == hit)
+            placed.add(hit)
+    out.extend(e for e in new.entries if (e.key, e.label) not in placed)
+    return s.Block(tuple(out), old.span)
+
+
+def _expand_map(m: s.MapValue) -> list[s.MapItem]:
+    items: list[s.MapItem] = []
+    for item in m.items:
+        if isinstance(item.key, s.RangeValue) and item.key.high - item.key.low <= 10_000:
+            for k in range(item.key.low, item.key.high + 1):
+                items.append(s.MapItem(s.Scalar(k, "int", item.key.span), item.value, item.span))
+        else:
+            items.append(item)
+    return items
+
+
+def _map_key_text(key: s.Scalar | s.RangeValue) -> str:
+    if isinstance(key, s.RangeValue):
+        return f"{key.low}..{key.high}"
+    return str(key.value)
+
+
+def _merge_maps(old: s.MapValue, new: s.MapValue) -> s.MapValue:
+    new_items = _expand_map(new)
+    given = {(i.key.kind, i.key.value) for i in new_items if isinstance(i.key, s.Scalar)}
+    kept = [
+        i
+        for i in _expand_map(old)
+        if not (isinstance(i.key, s.Scalar) and (i.key.kind, i.key.value) in given)
+    ]
+    return s.MapValue(tuple(kept + new_items), old.span)
+
+
+def _describe_body(value: s.Value | None) -> str:
+    if isinstance(value, s.MapValue):
+        return "a map { key: value, ... }"
+    return "a block { ... }"

@@ -1,0 +1,329 @@
+"""Exact tower solver (solver.py): C-6.3a, C-8.3, C-8.4, C-9.2, C-9.3.
+
+Property tests compare the solver with brute_force.best_tower, which enumerates every tower of a
+small team and applies the solver's documented tie-break, so the exact tower must agree (not
+just the score). Every returned tower is also re-checked with towers.check.
+"""
+
+from __future__ import annotations
+
+import json
+
+import brute_force as bf
+import pytest
+from brute_force import SKILLS, make_rules
+from castell_plugins.castell.solver import (
+    Solution,
+    best_festival_tower,
+    best_tower_dict,
+    clear_cache,
+    complete_exhibition,
+    complete_shape,
+    tallest_tower,
+)
+from castell_plugins.castell.towers import (
+    check,
+    meets_exhibition,
+    meets_festival,
+    meets_shape,
+    tower_score,
+)
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+ALL3 = dict.fromkeys(SKILLS, 3)
+
+
+def assert_valid(solution: Solution, ranks, rules, sizes=()) -> None:
+    """The solver's tower passes the checker and reports check()'s uses and the C-9.3 score."""
+    result = check(solution.levels, ranks, rules)
+    assert result.legal, result.reason
+    assert solution.uses == result.uses
+    assert solution.score == tower_score(solution.levels, sizes, rules)
+
+
+def test_c9_3_brief_example(castell_tower_rules):
+    """C-9.2 / C-9.3: 6,6,6,5,5,4,3 with Balance 1 at a festival showing 6 and 5: score 9."""
+    out = best_tower_dict(
+        [6, 6, 6, 5, 5, 4, 3], {"balance": 1}, castell_tower_rules, sizes=(6, 5), min_levels=4
+    )
+    assert out == {
+        "found": True,
+        "score": 9,
+        "levels": [[6, 6, 6], [5, 5], [4], [3]],
+        "uses": {"balance": 1, "base": 0, "mix": 0, "strength": 0, "width": 0},
+    }
+    json.dumps(out)
+
+
+def test_c9_2_not_found_contract(castell_tower_rules):
+    """C-9.2: a size the team lacks, or too few levels possible: no tower."""
+    none = {"found": False, "score": None, "levels": None, "uses": None}
+    assert best_tower_dict([6, 5, 4], {}, castell_tower_rules, sizes=(7,)) == none
+    assert best_tower_dict([6, 5, 4], {}, castell_tower_rules, min_levels=4) == none
+    assert best_festival_tower([], {}, castell_tower_rules) is None
+    # Without Balance, 6/5/4 singles cannot stack: the best is one level... plus matches.
+    sol = best_festival_tower([6, 5, 4], {}, castell_tower_rules, sizes=(4,))
+    assert sol is not None and sol.levels == ((4,),) and sol.score == 2
+
+
+def test_c9_2_required_sizes_are_included_even_if_it_costs_levels(castell_tower_rules):
+    """C-9.2: the tower must contain every festival number."""
+    team = [9, 9, 9, 8, 8, 7, 1]
+    sol = best_festival_tower(team, {}, castell_tower_rules, sizes=(1,))
+    assert sol is not None
+    assert meets_festival(sol.levels, (1,), 1)
+    assert_valid(sol, {}, castell_tower_rules, (1,))
+    assert sol.levels == ((9, 9, 9), (8, 8), (1,))
+
+
+def test_c9_3_score_counts_matching_castellers(castell_tower_rules):
+    """C-9.3: matching castellers add points, so a wider matching level can beat a level."""
+    team = [5, 5, 5, 5, 5, 4, 3]
+    ranks = {"width": 2}
+    sol = best_festival_tower(team, ranks, castell_tower_rules, sizes=(5,), min_levels=1)
+    assert sol is not None
+    assert sol.levels == ((5, 5, 5, 5, 5), (4,))
+    assert sol.score == 2 + 5
+    assert_valid(sol, ranks, castell_tower_rules, (5,))
+
+
+def test_tie_break_prefers_no_base_on_equal_uses(castell_tower_rules):
+    """C-6.3a tie rule inside the solver: Width 1 vs Base 1 for a bottom of 4 reports Width."""
+    team = [6, 6, 6, 6, 5, 5, 4]
+    ranks = {"width": 1, "base": 1}
+    sol = best_festival_tower(team, ranks, castell_tower_rules, sizes=(6,))
+    assert sol is not None
+    assert sol.levels == ((6, 6, 6, 6), (5, 5), (4,))
+    assert sol.uses == {"balance": 0, "base": 0, "mix": 0, "strength": 0, "width": 1}
+
+
+def test_tie_break_fewer_uses_then_lexicographically_largest(castell_tower_rules):
+    """Documented tie-break: equal score and matches -> fewer uses -> largest tower."""
+    # Three levels either way; 9/8/7 with no skill beats anything needing Balance or Mix.
+    sol = tallest_tower([9, 9, 9, 8, 8, 7, 3, 3, 2], {"balance": 1}, castell_tower_rules)
+    assert sol is not None
+    assert len(sol.levels) == 4
+    assert sol.levels == ((9, 9, 9), (8, 8), (7,), (3,))
+    assert sol.uses["balance"] == 1
+    sol = tallest_tower([9, 9, 8, 7, 7, 6], {}, castell_tower_rules)
+    assert sol is not None and sol.levels == ((9, 9), (8,))
+
+
+def test_tallest_tower(castell_tower_rules):
+    """C-6.2: with Balance and Strength every casteller can become a level."""
+    team = [5, 5, 5, 4]
+    # Two levels either way; the lexicographically largest tower is the wider one.
+    assert tallest_tower(team, {}, castell_tower_rules).levels == ((5, 5, 5), (4,))
+    sol = tallest_tower(team, {"balance": 3, "strength": 2}, castell_tower_rules)
+    assert sol is not None and len(sol.levels) == 4
+    assert tallest_tower([], {}, castell_tower_rules) is None
+
+
+def test_c8_3_complete_shape(castell_tower_rules):
+    """C-8.3: a tower of exactly the pictured shape, or None as proof that none exists."""
+    team = [8, 8, 8, 8, 7, 7, 7, 6, 6, 5]
+    sol = complete_shape(team, {}, castell_tower_rules, [3, 2, 1])
+    assert sol is not None and sol.levels == ((8, 8, 8), (7, 7), (6,))
+    assert complete_shape(team, {}, castell_tower_rules, [3, 3]) is None
+    sol = complete_shape(team, {"balance": 1}, castell_tower_rules, [3, 3])
+    assert sol is not None and meets_shape(sol.levels, [3, 3])
+    assert complete_shape(team, {"width": 1}, castell_tower_rules, [4, 3, 2, 1]) is not None
+    assert complete_shape(team, {}, castell_tower_rules, [4, 3, 2, 1]) is None
+    assert complete_shape(team, ALL3, castell_tower_rules, [5, 5, 5]) is None
+
+
+def test_c8_4_complete_exhibition_with_two_skills(castell_tower_rules):
+    """C-8.4: exactly n levels, one accounting using every listed skill."""
+    team = [8, 8, 7, 7, 6, 6, 6, 5, 4]
+    ranks = {"balance": 1, "mix": 1}
+    sol = complete_exhibition(team, ranks, castell_tower_rules, ["balance", "mix"], 3)
+    assert sol is not None and len(sol.levels) == 3
+    assert meets_exhibition(check(sol.levels, ranks, castell_tower_rules), ["balance", "mix"], 3)
+    assert complete_exhibition(team, {"balance": 1}, castell_tower_rules, ["mix"], 2) is None
+
+
+def test_c8_4_exhibition_of_base_and_width_needs_one_accounting(castell_tower_rules):
+    """C-8.4 / C-6.3a: Base and Width together need a Base bottom with level 2 over the limit."""
+    ranks = {"base": 1, "width": 1}
+    team = [6, 6, 6, 6, 5, 5, 4]
+    assert complete_exhibition(team, ranks, castell_tower_rules, ["base", "width"], 3) is None
+    assert complete_exhibition(team, ranks, castell_tower_rules, ["base"], 3) is not None
+    team = [9] * 6 + [8] * 4 + [7]
+    sol = complete_exhibition(team, ranks, castell_tower_rules, ["base", "width"], 3)
+    assert sol is not None
+    result = check(sol.levels, ranks, castell_tower_rules)
+    assert meets_exhibition(result, ["base", "width"], 3)
+
+
+def test_best_tower_dict_with_needs_and_shape(castell_tower_rules):
+    """C-8.3 / C-8.4 through the JSON contract: the score is the festival score."""
+    team = [8, 8, 7, 7, 6, 6, 6, 5, 4]
+    ranks = {"balance": 1, "mix": 1}
+    out = best_tower_dict(team, ranks, castell_tower_rules, sizes=(6,), needs=["mix"])
+    assert out["found"] and out["uses"]["mix"] >= 1
+    levels = out["levels"]
+    assert out["score"] == tower_score(levels, (6,), castell_tower_rules)
+    out = best_tower_dict(team, ranks, castell_tower_rules, shape=[2, 2, 1])
+    assert out["found"] and [len(level) for level in out["levels"]] == [2, 2, 1]
+    out = best_tower_dict(team, ranks, castell_tower_rules, shape=[2, 2, 2])
+    assert not out["found"]
+
+
+def test_queries_are_cached_and_answers_are_independent(castell_tower_rules):
+    """Bots ask the same question repeatedly: the answer is memoised, copies are returned."""
+    clear_cache()
+    team = [8, 8, 7, 7, 6, 6, 6, 5, 4]
+    first = best_festival_tower(team, ALL3, castell_tower_rules, (6,), 2)
+    first.uses["balance"] = 99
+    second = best_festival_tower(list(reversed(team)), ALL3, castell_tower_rules, [6], 2)
+    assert second.levels == first.levels and second.uses["balance"] != 99
+
+
+def test_unknown_casteller_number_is_rejected(castell_tower_rules):
+    with pytest.raises(ValueError, match="not one of the game's sizes"):
+        best_festival_tower([11], {}, castell_tower_rules)
+    with pytest.raises(ValueError, match="unknown skill"):
+        complete_exhibition([5], {}, castell_tower_rules, ["fly"], 1)
+
+
+def test_exhibition_of_a_skill_without_relaxation_is_impossible():
+    """C-8.4 under a rule set without Base: no tower can use it."""
+    rules = make_rules(relaxations={"wider": "width"})
+    assert complete_exhibition([5, 5, 5, 5], {"base": 3}, rules, ["base"], 1) is None
+
+
+def test_larger_team_is_fast_enough_and_valid(castell_tower_rules):
+    """30 castellers, every rank 3: the exact answer is valid (speed: benchmarks/)."""
+    team = [(i * 7) % 10 + 1 for i in range(30)]
+    sol = best_festival_tower(team, ALL3, castell_tower_rules, (3, 8), 4)
+    assert sol is not None
+    assert_valid(sol, ALL3, castell_tower_rules, (3, 8))
+    assert meets_festival(sol.levels, (3, 8), 4)
+
+
+# --- Properties against the brute-force oracle ---------------------------------------------------
+
+# Uniform teams, and dense ones (numbers within a window of 4) that stack tall, wide towers.
+teams = st.one_of(
+    st.lists(st.integers(1, 10), max_size=12),
+    st.integers(1, 7).flatmap(
+        lambda lo: st.lists(st.integers(lo, lo + 3), min_size=6, max_size=12)
+    ),
+)
+ranks_st = st.fixed_dictionaries({s: st.integers(0, 3) for s in SKILLS})
+fest_sizes = st.lists(st.integers(1, 10), max_size=2, unique=True)
+
+
+def as_pair(solution: Solution | None) -> tuple[int, tuple] | None:
+    return None if solution is None else (solution.score, solution.levels)
+
+
+@settings(max_examples=bf.examples(200), deadline=None)
+@given(team=teams, ranks=ranks_st, sizes=fest_sizes, min_levels=st.integers(1, 4))
+def test_c9_festival_optimum_equals_brute_force(team, ranks, sizes, min_levels):
+    """C-9.2 / C-9.3 / C-6.3a: same score and, by the documented tie-break, the same tower."""
+    rules = make_rules()
+    solution = best_festival_tower(team, ranks, rules, sizes, min_levels)
+    assert as_pair(solution) == bf.best_tower(team, ranks, rules, sizes, min_levels)
+    if solution is not None:
+        assert_valid(solution, ranks, rules, sizes)
+        assert meets_festival(solution.levels, sizes, min_levels)
+
+
+@settings(max_examples=bf.examples(150), deadline=None)
+@given(team=teams, ranks=ranks_st, data=st.data())
+def test_c8_3_shape_found_iff_brute_force_finds_one(team, ranks, data):
+    """C-8.3: complete_shape finds a tower exactly when one exists (and the same one)."""
+    rules = make_rules()
+    shape = data.draw(st.lists(st.integers(1, 5), min_size=1, max_size=5), label="shape")
+    shape = sorted(shape, reverse=True)  # mostly plausible shapes
+    if data.draw(st.booleans(), label="perturb"):
+        i = data.draw(st.integers(0, len(shape) - 1))
+        shape[i] += 1
+    solution = complete_shape(team, ranks, rules, shape)
+    assert as_pair(solution) == bf.best_tower(team, ranks, rules, shape=shape)
+    if solution is not None:
+        assert_valid(solution, ranks, rules)
+        assert meets_shape(solution.levels, shape)
+
+
+@settings(max_examples=bf.examples(150), deadline=None)
+@given(
+    team=teams,
+    ranks=ranks_st,
+    needs=st.lists(st.sampled_from(SKILLS), min_size=1, max_size=2, unique=True),
+    n_levels=st.integers(1, 5),
+)
+def test_c8_4_exhibition_found_iff_brute_force_finds_one(team, ranks, needs, n_levels):
+    """C-8.4 / C-6.3a: complete_exhibition finds a tower exactly when one exists."""
+    rules = make_rules()
+    solution = complete_exhibition(team, ranks, rules, needs, n_levels)
+    assert as_pair(solution) == bf.best_tower(team, ranks, rules, n_levels=n_levels, needs=needs)
+    if solution is not None:
+        assert_valid(solution, ranks, rules)
+        assert meets_exhibition(check(solution.levels, ranks, rules), needs, n_levels)
+
+
+@settings(max_examples=bf.examples(80), deadline=None)
+@given(
+    team=teams,
+    ranks=ranks_st,
+    sizes=fest_sizes,
+    needs=st.lists(st.sampled_from(SKILLS), max_size=2, unique=True),
+    min_levels=st.integers(1, 3),
+)
+def test_best_tower_dict_exhibition_any_height_equals_brute_force(
+    team, ranks, sizes, needs, min_levels
+):
+    """C-8.4 + C-9.3: needs without a height: the best-scoring exhibition tower."""
+    rules = make_rules()
+    out = best_tower_dict(team, ranks, rules, sizes, min_levels, needs=needs)
+    expected = bf.best_tower(team, ranks, rules, sizes, min_levels, needs=needs)
+    got = (out["score"], tuple(map(tuple, out["levels"]))) if out["found"] else None
+    assert got == expected
+
+
+@settings(max_examples=bf.examples(80), deadline=None)
+@given(team=teams, ranks=ranks_st)
+def test_tallest_tower_equals_brute_force(team, ranks):
+    """C-6.2 / C-6.3a: the most levels any legal tower of the team has."""
+    rules = make_rules()
+    solution = tallest_tower(team, ranks, rules)
+    assert (len(solution.levels) if solution else 0) == bf.tallest(team, ranks, rules)
+
+
+VARIANTS = {
+    "spread2": make_rules(mix_spread=2),
+    "step2-limit2": make_rules(width_step=2, width_limit=2),
+    "no-width": make_rules(
+        relaxations={
+            "equal_count": "balance",
+            "wide_bottom": "base",
+            "mixed_sizes": "mix",
+            "equal_size": "strength",
+        }
+    ),
+    "gaps-weights": make_rules(
+        sizes=(1, 2, 3, 5, 6, 8, 9, 10), score_per_level=2, score_per_match=3
+    ),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@settings(max_examples=bf.examples(30), deadline=None)
+@given(
+    team=teams,
+    ranks=ranks_st,
+    sizes=fest_sizes,
+    min_levels=st.integers(1, 3),
+)
+def test_c9_festival_optimum_under_variant_rules(variant, team, ranks, sizes, min_levels):
+    """C-6.3a / C-9.3 with variant rule numbers: the solver still equals brute force."""
+    rules = VARIANTS[variant]
+    team = [x for x in team if x in rules.sizes]
+    sizes = [s for s in sizes if s in rules.sizes]
+    solution = best_festival_tower(team, ranks, rules, sizes, min_levels)
+    assert as_pair(solution) == bf.best_tower(team, ranks, rules, sizes, min_levels)
+    if solution is not None:
+        assert_valid(solution, ranks, rules, sizes)

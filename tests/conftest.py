@@ -1,0 +1,55 @@
+"""Shared fixtures: writing small rule files and collecting their diagnostics."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+# Hypothesis profiles: the normal suite stays fast; `HYPOTHESIS_PROFILE=long pytest` runs a
+# longer campaign (documented in the README).
+settings.register_profile("default", deadline=None, max_examples=60)
+settings.register_profile("ci", deadline=None, max_examples=60, derandomize=True)
+settings.register_profile("long", deadline=None, max_examples=5000)
+settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "default")
+)
+
+
+@pytest.fixture
+def rule_file(tmp_path: Path):
+    """Write a rule file in a temporary directory and return its path."""
+
+    def write(text: str, name: str = "bad.castell") -> Path:
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    return write
+
+
+@pytest.fixture
+def diagnose(rule_file, monkeypatch, tmp_path):
+    """Load a rule file written from text; return its diagnostics as (code, line, column)."""
+    from castell_dsl.loading import load_report
+
+    monkeypatch.chdir(tmp_path)
+
+    def run(text: str, name: str = "bad.castell", variants: tuple[str, ...] = ()):
+        path = rule_file(text, name)
+        report = load_report(path, variants)
+        return report
+
+    return run
+
+
+def positions(report) -> list[tuple[str, int, int]]:
+    """(code, line, column) of each diagnostic of a load report."""
+    return [(d.code, d.span.line, d.span.column) for d in report.diagnostics]
+
+
+@pytest.fixture
+def codes():
+    return positions
