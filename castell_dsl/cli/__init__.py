@@ -22,6 +22,8 @@ from .. import __version__
 COMMANDS = {
     "validate": ("castell_dsl.cli.validate:validate", "Check rule files; for people and for CI."),
     "rules": ("castell_dsl.cli.rules:rules", "Show compiled rule sets; list installed ones."),
+    "simulate": ("castell_dsl.cli.simulate:simulate", "Play many games between bots; statistics."),
+    "replay": ("castell_dsl.cli.replay:replay", "Replay a saved game and verify it."),
 }
 
 #: Exit codes: 0 success, 1 the input has errors (rule files, saves), 2 usage errors.

@@ -16,3 +16,10 @@ def register_mechanics() -> list[Any]:
     from .mechanics import CastellMechanics
 
     return [CastellMechanics()]
+
+
+@hookimpl
+def register_commands(cli: Any) -> None:
+    from .cli import tower
+
+    cli.add_command(tower)

@@ -98,6 +98,7 @@ class CastellLogic(GameLogic):
             players: [prize_index[p] for p in row]
             for players, row in rules.one("prize_chart").items()
         }
+        self._memo: dict[tuple, tuple | None] = {}
         self.steps: dict[str, Callable[[Any], None]] = {
             "deal": self.deal,
             "refill": self.refill,
@@ -472,44 +473,67 @@ class CastellLogic(GameLogic):
             targets = list(self.adjacent[pawn])
         out.extend(self._special_move(r) for r in targets)
         if pawn >= 0:
-            team = self._team_list(g, player)
-            ranks = self._ranks(g, player)
             for tile in g["lp"][pawn]:
-                levels = self.completing_tower(tile, team, ranks)
+                levels = self.completing_tower(g, player, tile)
                 if levels is not None:
                     out.append(self._perform_action(tile, levels))
         return out
 
-    def completing_tower(self, tile: int, team: list[int], ranks: dict) -> tuple | None:
-        """A tower completing local performance `tile` with this team and ranks (C-8.3, C-8.4)."""
-        record = self.tiles[tile]
-        if record.shape is not None:
-            sol = solver.complete_shape(team, ranks, self.tower_rules, record.shape)
-        else:
-            sol = solver.complete_exhibition(
-                team, ranks, self.tower_rules, record.exhibition, record.points
-            )
-        return None if sol is None else sol.levels
-
-    def _tower_options(self, game: Any, player: int) -> list[Action]:
-        """The solver's best tower for each festival of this round (C-9.2, C-9.3)."""
-        g = game.state["g"]
-        current = g["towers"][player]
-        current = None if current is None else tuple(tuple(level) for level in current)
+    def _solve(self, g: dict, player: int, query: tuple) -> tuple | None:
+        """Ask the solver, memoised on (team counts, ranks, query): bots ask the same
+        question many times while a player's team and ranks stay the same."""
+        key = (tuple(g["teams"][player]), tuple(g["ranks"][player]), query)
+        memo = self._memo
+        if key in memo:
+            return memo[key]
         team = self._team_list(g, player)
         ranks = self._ranks(g, player)
-        seen = set()
+        kind = query[0]
+        if kind == "festival":
+            sol = solver.best_festival_tower(team, ranks, self.tower_rules, query[1], query[2])
+        elif kind == "shape":
+            sol = solver.complete_shape(team, ranks, self.tower_rules, query[1])
+        else:
+            sol = solver.complete_exhibition(team, ranks, self.tower_rules, query[1], query[2])
+        levels = None if sol is None else sol.levels
+        if len(memo) > 50_000:
+            memo.clear()
+        memo[key] = levels
+        return levels
+
+    def completing_tower(self, g: dict, player: int, tile: int) -> tuple | None:
+        """A tower completing local performance `tile` for the player (C-8.3, C-8.4)."""
+        record = self.tiles[tile]
+        if record.shape is not None:
+            if sum(record.shape) > sum(g["teams"][player]):
+                return None
+            return self._solve(g, player, ("shape", tuple(record.shape)))
+        ranks = g["ranks"][player]
+        if any(ranks[self.skill_index[s]] == 0 for s in record.exhibition):
+            return None  # an exhibition uses every listed skill (C-8.4): rank 0 cannot
+        return self._solve(g, player, ("exhibition", tuple(record.exhibition), record.points))
+
+    def best_tower_for(self, g: dict, player: int, numbers: tuple[int, ...]) -> tuple | None:
+        """The solver's best tower for a festival with these size numbers (C-9.2, C-9.3)."""
+        return self._solve(g, player, ("festival", tuple(numbers), self.min_levels))
+
+    def _tower_options(self, game: Any, player: int) -> list[Action]:
+        """The solver's best tower for each festival at the end of this round in the region
+        where the player's pawn stands (C-9.2, C-9.3): the towers that can score now. Any
+        other legal tower can still be built by writing it (`tower 6,6,6/5,5/4/3`)."""
+        g = game.state["g"]
+        pawn = g["pawns"][player]
+        if pawn < 0:
+            return []
+        current = g["towers"][player]
+        current = None if current is None else tuple(tuple(level) for level in current)
         out = []
-        for rnd, _festival, numbers in g["calendar"]:
-            if rnd != game.state["round"]:
+        for rnd, festival, numbers in g["calendar"]:
+            if rnd != game.state["round"] or self.festival_region[festival] != pawn:
                 continue
-            sol = solver.best_festival_tower(
-                team, ranks, self.tower_rules, tuple(numbers), self.min_levels
-            )
-            if sol is None or sol.levels == current or sol.levels in seen:
-                continue
-            seen.add(sol.levels)
-            out.append(self._tower_action(sol.levels))
+            levels = self.best_tower_for(g, player, tuple(numbers))
+            if levels is not None and levels != current:
+                out.append(self._tower_action(levels))
         return out
 
     # ---- actions: checking --------------------------------------------------------------------

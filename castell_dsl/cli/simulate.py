@@ -1,0 +1,167 @@
+"""`castell simulate`: play many games between bots and report the statistics."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from .options import load_config_or_exit, rules_options
+
+
+def _error(ctx: click.Context, message: str) -> None:
+    click.echo(f"castell simulate: error: {message}", err=True)
+    ctx.exit(EXIT_USAGE)
+
+
+@click.command()
+@click.option(
+    "--games", "-n", type=click.IntRange(min=1), default=None, help="Games to play [100]."
+)
+@click.option("--players", "-p", type=click.IntRange(min=1), default=None, help="Players [4].")
+@click.option("--bots", default=None, help="Bots by seat, comma-separated (one name: all seats).")
+@click.option("--seed", type=int, default=None, help="Seed of game 0; game i uses seed+i [0].")
+@rules_options
+@click.option(
+    "--format", "format", type=click.Choice(["text", "json", "jsonl"]), default=None,
+    help="text (a table), json (everything at the end), jsonl (a line per game) [text].",
+)  # fmt: skip
+@click.option("--save", "save_dir", type=click.Path(file_okay=False), help="Write save files here.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Local processes [1].")
+@click.option("--scheduler", default=None, help="A Dask scheduler address (tcp://HOST:PORT).")
+@click.option("--config", type=click.Path(dir_okay=False), help="A tournament YAML file.")
+@click.option("--no-progress", is_flag=True, help="No progress bar on standard error.")
+@click.pass_context
+def simulate(ctx: click.Context, **options: Any) -> None:
+    """Play games between bots and report win rates and score statistics.
+
+    The same options give the same results, byte for byte, whatever --jobs is.
+    """
+    from ..bots import BotSpecError, make_bot
+    from ..loading import load_report
+    from ..simulation import SimulationSpec
+    from ..simulation import simulate as run
+
+    settings = load_config_or_exit(ctx, options.pop("config"), "simulate", options)
+    games = settings.get("games", 100)
+    players = settings.get("players", 4)
+    rules_name = settings.get("rules", "castell")
+    variants = tuple(settings.get("variants", ()))
+    fmt = settings.get("format", "text")
+    jobs = settings.get("jobs", 1)
+    report = load_report(rules_name, variants)
+    if not report.ok:
+        from .rules import print_diagnostics
+
+        print_diagnostics(report)
+        ctx.exit(EXIT_FAILED)
+    rules = report.rules
+    low, high = rules.game.players
+    if not low <= players <= high:
+        _error(ctx, f"{rules.game.title} is for {low} to {high} players, not {players}")
+    bots = [b.strip() for b in str(settings.get("bots", "random")).split(",") if b.strip()]
+    if len(bots) == 1:
+        bots = bots * players
+    if len(bots) != players:
+        _error(ctx, f"--bots names {len(bots)} bots for {players} players")
+    try:
+        for seat, spec in enumerate(bots):
+            make_bot(spec, rules, seat, 0)
+    except BotSpecError as exc:
+        _error(ctx, str(exc))
+    spec = SimulationSpec(
+        rules_name, variants, players, tuple(bots), settings.get("seed", 0), games,
+        options.get("save_dir"),
+    )  # fmt: skip
+    scheduler = settings.get("scheduler")
+    if scheduler:
+        import importlib.util
+
+        if importlib.util.find_spec("distributed") is None:
+            _error(ctx, 'Dask is not installed: pip install "castell-dsl[dask]"')
+
+    lines: list[dict] = []
+    show_progress = fmt == "text" and not options.get("no_progress") and sys.stderr.isatty()
+    progress = _progress(games) if show_progress else None
+
+    def on_line(line: dict) -> None:
+        if fmt == "jsonl":
+            click.echo(json.dumps(line))
+        elif fmt == "json":
+            lines.append(line)
+        if progress is not None:
+            progress.advance(progress.task_ids[0])
+
+    if progress is not None:
+        progress.start()
+    try:
+        summary = run(spec, jobs=jobs, scheduler=scheduler, on_line=on_line)
+    finally:
+        if progress is not None:
+            progress.stop()
+    if fmt == "json":
+        click.echo(json.dumps({"games": lines, "summary": summary.to_json()}, indent=1))
+    elif fmt == "text":
+        _print_summary(summary.to_json(), rules, spec, jobs)
+    ctx.exit(EXIT_OK)
+
+
+def _progress(total: int) -> Any:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    progress = Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    progress.add_task("simulating", total=total)
+    return progress
+
+
+def _print_summary(data: dict, rules: Any, spec: Any, jobs: int) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    title = (
+        f"{data['games']} games of {rules.game.title}"
+        + (f" ({', '.join(spec.variants)})" if spec.variants else "")
+        + f", {spec.players} players, seed {spec.seed}"
+    )
+    table = Table(title=title)
+    table.add_column("seat")
+    table.add_column("bot")
+    table.add_column("win rate", justify="right")
+    table.add_column("95% interval", justify="right")
+    table.add_column("total", justify="right")
+    categories = list(data["seats"][0]["categories"]) if data["seats"] else []
+    for name in categories:
+        table.add_column(name.replace("_", " "), justify="right")
+    for seat in data["seats"]:
+        low, high = seat["win_rate_95"]
+        row = [
+            str(seat["seat"]),
+            seat["bot"],
+            f"{seat['win_rate']:.1%}",
+            f"{low:.1%}-{high:.1%}",
+            f"{seat['total']['mean']:.1f} ± {seat['total']['sd']:.1f}",
+        ]
+        row += [
+            f"{seat['categories'][c]['mean']:.1f} ± {seat['categories'][c]['sd']:.1f}"
+            for c in categories
+        ]
+        table.add_row(*row)
+    console.print(table)
+    console.print(
+        f"rounds {data['rounds']['mean']:.1f}, "
+        f"{data['actions_per_game']['mean']:.0f} actions per game; "
+        f"{data['games_per_second'] or 0:.1f} games/s, "
+        f"{data['actions_per_second'] or 0:,} actions/s with {jobs} job(s)"
+    )
