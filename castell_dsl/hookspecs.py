@@ -118,7 +118,8 @@ def register_commands(cli: click.Group) -> None:
 def game_event(game: Game, event: dict[str, Any]) -> None:
     """Observe what happens in a game: draws, actions, festival results, prizes, the end.
 
-    `event` is a JSON-ready dict with a `type` key (see `docs/engine.md` for the list). Called
-    for every event of every game that has an observer; do not change the game here. Only
-    called when some plugin implements it, so an unused hook costs nothing.
+    `event` is a JSON-ready dict with a `type` key. The engine emits `start`, `round`, `turn`,
+    `action` and `end` (with the result); mechanics add their own (Castell: `deal`, `refill`,
+    `wheel`, `festival`, `performance`). Called for every event of every game while some
+    plugin implements it; do not change the game here. Unused, it costs nothing.
     """

@@ -56,9 +56,11 @@ class Plugins:
     manager: pluggy.PluginManager
     infos: dict[str, PluginInfo] = field(default_factory=dict)
     trace: bool = False
+    failures: list[PluginError] = field(default_factory=list)
 
-    def call(self, hook_name: str, **kwargs: Any) -> list[Any]:
-        """Call every implementation of a hook; a failure raises `PluginError` naming it."""
+    def call(self, hook_name: str, *, tolerant: bool = False, **kwargs: Any) -> list[Any]:
+        """Call every implementation of a hook; a failure raises `PluginError` naming the
+        plugin and the hook (or, when `tolerant`, is reported as a warning and skipped)."""
         caller = getattr(self.manager.hook, hook_name)
         results = []
         # pluggy calls later-registered implementations first; keep that order.
@@ -71,15 +73,21 @@ class Plugins:
             except PluginError:
                 raise
             except Exception as exc:
-                raise PluginError(impl.plugin_name, hook_name, exc) from exc
+                error = PluginError(impl.plugin_name, hook_name, exc)
+                if not tolerant:
+                    raise error from exc
+                self.failures.append(error)
+                print(f"castell: warning: {error} (skipped)", file=sys.stderr)
+                continue
             if result is not None:
                 results.append(result)
         return results
 
     def collect(self, hook_name: str, **kwargs: Any) -> list[Any]:
-        """Call a `register_*` hook and flatten the lists it returns."""
+        """Call a `register_*` hook and flatten the lists it returns. A plugin failing here
+        is skipped with a warning: one broken plugin must not take the others down."""
         out: list[Any] = []
-        for result in self.call(hook_name, **kwargs):
+        for result in self.call(hook_name, tolerant=True, **kwargs):
             out.extend(result if isinstance(result, (list, tuple)) else [result])
         return out
 

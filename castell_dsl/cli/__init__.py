@@ -24,6 +24,7 @@ COMMANDS = {
     "rules": ("castell_dsl.cli.rules:rules", "Show compiled rule sets; list installed ones."),
     "simulate": ("castell_dsl.cli.simulate:simulate", "Play many games between bots; statistics."),
     "replay": ("castell_dsl.cli.replay:replay", "Replay a saved game and verify it."),
+    "plugins": ("castell_dsl.cli.plugins:plugins_command", "List plugins and their hooks."),
 }
 
 #: Exit codes: 0 success, 1 the input has errors (rule files, saves), 2 usage errors.

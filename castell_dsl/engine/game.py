@@ -472,6 +472,11 @@ class Game:
             )
         return out
 
+    def score_of(self, player: int) -> int:
+        """One player's total if the game were scored now."""
+        facts = self.logic.facts(self, player)
+        return sum(fn(facts) for _name, fn in self.plan.categories)
+
     def result(self) -> dict[str, Any]:
         """Scores and winners (the highest total, then the tie-breaks in order; still tied,
         the win is shared)."""
@@ -490,6 +495,9 @@ class Game:
             ],
         }
         if self.is_over():
+            report = self.logic.report(self)
+            if report:
+                result["report"] = report
             self._result = result
         return result
 

@@ -67,3 +67,27 @@ class GameLogic(ABC):
     def describe(self, game: Game, action: Action) -> str:
         """A sentence describing an action, for logs and front-ends."""
         return action.text
+
+    def report(self, game: Game) -> dict[str, Any]:
+        """Extra facts for a finished game's result (e.g. which scenario objectives were met).
+
+        Included in `Game.result()` under "report" when not empty.
+        """
+        return {}
+
+    def heuristic(self, game: Game, player: int) -> float:
+        """How good the position is for `player`, for bots that look one move ahead.
+
+        The default is the player's score if the game ended now (the rule file's scoring);
+        a mechanics may add positional terms. Bots compare it between players.
+        """
+        return float(game.score_of(player))
+
+    def render(self, game: Game, viewer: int | None) -> list[Any]:
+        """Renderables (rich) showing the table to `viewer`, for the terminal front-end.
+
+        The default shows `view()` as text; a mechanics draws its own board.
+        """
+        import json
+
+        return [json.dumps(self.view(game), indent=1)]

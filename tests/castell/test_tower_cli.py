@@ -31,7 +31,7 @@ def test_check_json_contract_for_a_legal_tower():
     """C-6.2 Balance: equal counts on adjacent levels use Balance once."""
     result = run("check", "5,5,5/4,4,4/3", "--rank", "balance=1", "--format", "json")
     assert result.exit_code == 0
-    assert json.loads(result.output) == {
+    assert json.loads(result.stdout) == {
         "legal": True,
         "uses": {"balance": 1, "base": 0, "mix": 0, "strength": 0, "width": 0},
         "reason": None,
@@ -41,7 +41,7 @@ def test_check_json_contract_for_a_legal_tower():
 def test_check_illegal_tower_says_why_and_exits_1():
     result = run("check", "5,5,5/4,4,4/3", "--format", "json")
     assert result.exit_code == 1
-    assert json.loads(result.output) == {
+    assert json.loads(result.stdout) == {
         "legal": False,
         "uses": None,
         "reason": "level 2 has 3 castellers, as many as level 1 below it: that needs Balance, "
@@ -53,7 +53,7 @@ def test_check_with_needs_and_shape_adds_meets():
     """C-8.3 shape and C-8.4 exhibition: a 4-wide bottom under Width uses Width."""
     result = run("check", "6,6,6,6/5,5/4", "--rank", "width=1", "--needs", "width", "--format",
                  "json")  # fmt: skip
-    assert json.loads(result.output)["meets"] is True
+    assert json.loads(result.stdout)["meets"] is True
     shaped = run("check", "5,5,5/4,4/3", "--shape", "3-2-2", "--format", "json")
     assert json.loads(shaped.output)["meets"] is False
     assert shaped.exit_code == 1
@@ -66,7 +66,7 @@ def test_best_json_contract():
         "--min-levels", "4", "--format", "json",
     )  # fmt: skip
     assert result.exit_code == 0
-    assert json.loads(result.output) == {
+    assert json.loads(result.stdout) == {
         "found": True,
         "score": 7,
         "levels": [[6, 6, 6], [5, 5, 5], [2, 2], [1]],
@@ -78,7 +78,7 @@ def test_best_when_nothing_is_possible():
     """C-5.4: without Balance the tallest tower has 3 levels, so 4 cannot be met."""
     result = run("best", "--team", "1,2,3,4,5", "--min-levels", "4", "--format", "json")
     assert result.exit_code == 1
-    assert json.loads(result.output) == {
+    assert json.loads(result.stdout) == {
         "found": False,
         "score": None,
         "levels": None,

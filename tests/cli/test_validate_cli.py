@@ -33,7 +33,7 @@ def test_directories_are_searched_recursively(in_tmp):
     (in_tmp / "rules" / "bad.castell").write_text('extends "castell"\noverride game { rounds 0 }\n')
     result = run("validate", "--format", "json")
     assert result.exit_code == 1
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert [f["path"] for f in data["files"]] == ["rules/bad.castell", "rules/deep/ok.castell"]
     assert data["ok"] is False
 
@@ -42,7 +42,7 @@ def test_json_contract(in_tmp):
     Path("x.castell").write_text('extends "castell"\noverride game { rounds 0 }\n')
     result = run("validate", "x.castell", "--format", "json")
     assert result.exit_code == 1
-    assert json.loads(result.output) == {
+    assert json.loads(result.stdout) == {
         "ok": False,
         "files": [
             {
@@ -98,7 +98,7 @@ def test_rules_show_json_has_the_documented_keys():
     castellers in the bag."""
     result = run("rules", "show", "castell", "--format", "json")
     assert result.exit_code == 0
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert len(data["regions"]) == 7
     assert len(data["skills"]) == 5
     assert len(data["local_performances"]) == 32

@@ -1,0 +1,106 @@
+"""`castell plugins`: which plugins are loaded, where they come from, what they implement."""
+
+from __future__ import annotations
+
+import inspect
+import json
+from typing import Any
+
+import click
+
+from . import EXIT_OK
+
+
+def hook_reference() -> str:
+    """The hook specifications as Markdown (the reference section of docs/plugins.md)."""
+    from .. import hookspecs
+
+    parts = []
+    specs = [
+        (name, func)
+        for name, func in inspect.getmembers(hookspecs, inspect.isfunction)
+        if hasattr(func, "castell_dsl_spec")
+    ]
+    for name, func in sorted(specs, key=lambda item: item[1].__code__.co_firstlineno):
+        signature = str(inspect.signature(func)).replace("'", "")
+        doc = inspect.cleandoc(func.__doc__ or "")
+        parts.append(f"### `{name}{signature}`\n\n{doc}\n")
+    return "\n".join(parts)
+
+
+def plugin_table() -> list[dict[str, Any]]:
+    from ..pluginmanager import get_plugins, registries
+
+    plugins = get_plugins()
+    registries()  # calls the register_* hooks, recording plugins that fail in them
+    provided = _provided(plugins)
+    failures = {}
+    for failure in plugins.failures:
+        failures.setdefault(failure.plugin, str(failure))
+    rows = []
+    for name, info in sorted(plugins.infos.items()):
+        row: dict[str, Any] = {
+            "name": name,
+            "source": info.source,
+            "hooks": plugins.hooks_of(name),
+        }
+        if info.version is not None and not info.builtin:
+            row["version"] = info.version
+        if provided.get(name):
+            row["provides"] = provided[name]
+        if info.error:
+            row["error"] = f"failed to load: {info.error}"
+        elif name in failures:
+            row["error"] = failures[name]
+        rows.append(row)
+    return rows
+
+
+def _provided(plugins: Any) -> dict[str, dict[str, list[str]]]:
+    """What each plugin registers, by plugin name (mechanics, variants, bots, front-ends)."""
+    out: dict[str, dict[str, list[str]]] = {}
+    for hook, label in (
+        ("register_mechanics", "mechanics"),
+        ("register_variants", "variants"),
+        ("register_bots", "bots"),
+        ("register_frontends", "frontends"),
+    ):
+        caller = getattr(plugins.manager.hook, hook)
+        for impl in caller.get_hookimpls():
+            try:
+                items = impl.function()
+            except Exception:  # reported by `castell plugins` through the load errors
+                continue
+            names = [getattr(item, "name", str(item)) for item in items or ()]
+            out.setdefault(impl.plugin_name, {})[label] = names
+    return out
+
+
+@click.command("plugins")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@click.option("--reference", is_flag=True, help="Print the hook reference (Markdown).")
+@click.pass_context
+def plugins_command(ctx: click.Context, fmt: str, reference: bool) -> None:
+    """List the loaded plugins: name, where each came from, and the hooks it implements."""
+    if reference:
+        click.echo(hook_reference())
+        ctx.exit(EXIT_OK)
+    rows = plugin_table()
+    if fmt == "json":
+        click.echo(json.dumps({"plugins": rows}, indent=1))
+        ctx.exit(EXIT_OK)
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="castell plugins")
+    table.add_column("plugin")
+    table.add_column("source")
+    table.add_column("hooks")
+    table.add_column("provides")
+    for row in rows:
+        provides = "; ".join(f"{k}: {', '.join(v)}" for k, v in row.get("provides", {}).items())
+        if "error" in row:
+            provides = f"[red]{row['error']}[/red]"
+        table.add_row(row["name"], row["source"], ", ".join(row["hooks"]), provides)
+    Console().print(table)
+    ctx.exit(EXIT_OK)

@@ -1,0 +1,184 @@
+"""Plugins the pluggy way: discovery, the No Regions variant, robustness, debugging switches."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from castell_dsl import hookimpl, new_game
+from castell_dsl.cli import cli, main
+from castell_dsl.loading import load_report
+from castell_dsl.pluginmanager import get_plugins, reset
+
+
+@pytest.fixture(autouse=True)
+def fresh_plugins(monkeypatch):
+    """Each test starts with freshly discovered plugins and ends with them reset."""
+    reset()
+    yield
+    reset()
+
+
+def arrange(game, sectors: dict[str, str]) -> None:
+    logic = game.logic
+    wheel = [None] * len(logic.wheel_tiles)
+    free = list(range(len(logic.wheel_tiles)))
+    for sector, tile in sectors.items():
+        i = logic.sectors.index(sector)
+        t = next(t for t in free if logic.wheel_tiles[t] == tile)
+        wheel[i] = t
+        free.remove(t)
+    for i in range(len(wheel)):
+        if wheel[i] is None:
+            wheel[i] = free.pop(0)
+    game.state["g"]["wheel"] = wheel
+    game.state["g"]["wheel_turns"] = 0
+    game._legal = None
+
+
+def trainable(game) -> list[str]:
+    return sorted(a.text for a in game.legal_actions() if a.kind == "train")
+
+
+def test_c6_4_no_regions_all_regions_tile_trainable_only_in_the_standard_game():
+    """C-3.2, C-4.5, C-6.4: the same position; the All Regions tile is trainable in the
+    standard game, and not on the No Regions side of the wheel."""
+    standard = new_game("castell", players=2, seed=1)
+    advanced = new_game("castell", players=2, seed=1, variants=("no-regions",))
+    assert advanced.view()["shared_sectors"] == []
+    assert "no_regions" in advanced.view()["wheel"]
+    arrange(standard, {"Girona": "mix", "all_regions": "balance"})
+    arrange(advanced, {"Girona": "mix", "no_regions": "balance"})
+    for game in (standard, advanced):
+        game.apply("move Girona")
+    assert trainable(standard) == ["train balance", "train mix"]
+    assert trainable(advanced) == ["train mix"]
+    assert advanced.explain("train balance").code == "not-on-wheel"
+
+
+def test_no_regions_is_used_by_simulate():
+    result = CliRunner().invoke(
+        cli, ["simulate", "--variant", "no-regions", "--games", "2", "--format", "jsonl"]
+    )
+    assert result.exit_code == 0, result.output
+    assert len(result.stdout.splitlines()) == 2
+
+
+def test_file_and_code_variants_combine():
+    report = load_report("castell", ("no-regions", "generous-prizes"))
+    assert report.ok, report.diagnostics
+    assert report.rules.variants == ("no-regions", "generous-prizes")
+    assert report.rules.get("prize", "trophy").points == 7
+    assert report.rules.one("wheel").shared_sectors == ()
+
+
+def test_a_file_and_a_code_variant_changing_the_same_thing_conflict(tmp_path, monkeypatch):
+    monkeypatch.setenv("CASTELL_RULES_PATH", str(tmp_path))
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "variants" / "wheel-fixed.castell").write_text(
+        'extends "castell"\noverride wheel { placement as_listed }\n'
+    )
+    report = load_report("castell", ("wheel-fixed", "no-regions"))
+    (diag,) = [d for d in report.diagnostics if d.code == "E0273"]
+    assert "'wheel-fixed'" in diag.message and "'no-regions'" in diag.message
+
+
+def test_castell_plugins_json_lists_built_ins_with_their_hooks():
+    result = CliRunner().invoke(cli, ["plugins", "--format", "json"])
+    assert result.exit_code == 0
+    plugins = {p["name"]: p for p in json.loads(result.stdout)["plugins"]}
+    assert plugins["no_regions"]["source"] == "built-in"
+    assert plugins["no_regions"]["hooks"] == ["adjust_choices", "register_variants"]
+    assert plugins["castell"]["provides"]["mechanics"] == ["castell"]
+    assert "random" in plugins["bots"]["provides"]["bots"]
+
+
+def test_disabling_a_built_in_plugin_removes_its_feature_only(monkeypatch):
+    monkeypatch.setenv("CASTELL_DISABLE_PLUGINS", "no_regions")
+    reset()
+    report = load_report("castell", ("no-regions",))
+    assert [d.code for d in report.diagnostics] == ["E0274"]
+    assert load_report("castell").ok
+    game = new_game("castell", players=2, seed=3)
+    assert game.legal_actions()
+
+
+def write_broken_distribution(root, module_source: str, name: str = "broken") -> None:
+    """A fake installed distribution whose entry point is `module_source`."""
+    (root / f"{name}_plugin.py").write_text(module_source)
+    info = root / f"{name}_plugin-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}-plugin\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[castell_dsl]\n{name} = {name}_plugin\n")
+
+
+def test_a_plugin_that_fails_to_import_is_named_and_the_rest_works(tmp_path, monkeypatch, capsys):
+    write_broken_distribution(tmp_path, "raise ImportError('no module named frobnicate')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    reset()
+    plugins = get_plugins()
+    assert plugins.infos["broken"].error == "ImportError: no module named frobnicate"
+    err = capsys.readouterr().err
+    assert "plugin 'broken' (broken-plugin 1.0) failed to load" in err
+    assert load_report("castell").ok
+    assert main(["plugins", "--format", "json"]) == 0
+    rows = {p["name"]: p for p in json.loads(capsys.readouterr().out)["plugins"]}
+    assert rows["broken"]["error"].startswith("failed to load: ImportError")
+
+
+def test_a_plugin_raising_in_a_hook_is_named_with_the_hook(tmp_path, monkeypatch, capsys):
+    write_broken_distribution(
+        tmp_path,
+        "from castell_dsl import hookimpl\n"
+        "@hookimpl\n"
+        "def game_event(game, event):\n"
+        "    raise RuntimeError('observer exploded')\n",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    reset()
+    code = main(["simulate", "--games", "1", "--format", "jsonl"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "plugin 'broken' failed in hook 'game_event': RuntimeError: observer exploded" in err
+    assert "Traceback" not in err
+
+
+def test_a_plugin_raising_in_adjust_rules_is_a_diagnostic(monkeypatch):
+    class Exploding:
+        @hookimpl
+        def adjust_rules(self, editor, variants, options):
+            raise ValueError("bad adjustment")
+
+    get_plugins().manager.register(Exploding(), name="exploding")
+    report = load_report("castell")
+    assert report.rules is None
+    assert "plugin 'exploding' failed in hook 'adjust_rules'" in report.diagnostics[0].message
+
+
+def test_no_plugins_loads_built_ins_only(tmp_path, monkeypatch, capsys):
+    write_broken_distribution(tmp_path, "x = 1\n", name="extra")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    reset()
+    assert main(["--no-plugins", "plugins", "--format", "json"]) == 0
+    names = [p["name"] for p in json.loads(capsys.readouterr().out)["plugins"]]
+    assert "extra" not in names and "castell" in names
+
+
+def test_trace_hooks_logs_every_hook_call(monkeypatch, capsys):
+    monkeypatch.setenv("CASTELL_TRACE_HOOKS", "1")
+    reset()
+    load_report("castell")
+    err = capsys.readouterr().err
+    assert "castell: hook register_mechanics -> castell" in err
+
+
+def test_hook_reference_in_docs_is_current():
+    """docs/plugins.md renders every hookspec (regenerate: castell plugins --reference)."""
+    from pathlib import Path
+
+    from castell_dsl.cli.plugins import hook_reference
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "plugins.md").read_text()
+    assert hook_reference().strip() in docs
