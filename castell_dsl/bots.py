@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from .engine.actions import Action
     from .engine.game import Game
+    from .engine.rng import Rng
     from .language.ruleset import RuleSet
 
 
@@ -39,6 +40,18 @@ class BotFactory:
 def bot_seed(game_seed: int, seat: int) -> int:
     """A bot's own seed: distinct per seat, fixed by the game seed."""
     return (game_seed * 1_000_003 + seat * 7_919 + 17) & ((1 << 63) - 1)
+
+
+def decision_rng(seed: int, game: Game) -> Rng:
+    """A generator for one decision, seeded from the bot's seed and the game's progress.
+
+    Bots draw from this instead of a generator that advances with each move, so a bot's choice
+    depends only on the position and its seed: a game saved and loaded, or rebuilt after an
+    undo, continues exactly as it would have.
+    """
+    from .engine.rng import Rng, seed_state
+
+    return Rng({"rng": seed_state(seed * 1_000_033 + len(game.log))})
 
 
 class BotSpecError(ValueError):

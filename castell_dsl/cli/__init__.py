@@ -25,6 +25,7 @@ COMMANDS = {
     "simulate": ("castell_dsl.cli.simulate:simulate", "Play many games between bots; statistics."),
     "replay": ("castell_dsl.cli.replay:replay", "Replay a saved game and verify it."),
     "plugins": ("castell_dsl.cli.plugins:plugins_command", "List plugins and their hooks."),
+    "play": ("castell_dsl.cli.play:play", "Play a game against bots or friends."),
 }
 
 #: Exit codes: 0 success, 1 the input has errors (rule files, saves), 2 usage errors.

@@ -67,6 +67,7 @@ SCHEMAS: dict[str, dict[str, tuple[Callable[[Any], bool], str]]] = {
         "players": (_bots_value, "a list of players: you, or bot names"),
         "seed": (_whole, "a whole number"),
         "frontend": (lambda v: isinstance(v, str), "a front-end name"),
+        "save_to": (lambda v: isinstance(v, str), "a file to save the game in"),
     },
 }
 

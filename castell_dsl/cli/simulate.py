@@ -135,33 +135,36 @@ def _print_summary(data: dict, rules: Any, spec: Any, jobs: int) -> None:
         + (f" ({', '.join(spec.variants)})" if spec.variants else "")
         + f", {spec.players} players, seed {spec.seed}"
     )
-    table = Table(title=title)
-    table.add_column("seat")
-    table.add_column("bot")
-    table.add_column("win rate", justify="right")
-    table.add_column("95% interval", justify="right")
-    table.add_column("total", justify="right")
-    categories = list(data["seats"][0]["categories"]) if data["seats"] else []
-    for name in categories:
-        table.add_column(name.replace("_", " "), justify="right")
+    seats = Table(title=title, title_justify="left")
+    for column in ("seat", "bot", "win rate", "95% interval", "total (mean ± sd)"):
+        seats.add_column(column, justify="left" if column in ("seat", "bot") else "right")
     for seat in data["seats"]:
         low, high = seat["win_rate_95"]
-        row = [
+        seats.add_row(
             str(seat["seat"]),
             seat["bot"],
             f"{seat['win_rate']:.1%}",
-            f"{low:.1%}-{high:.1%}",
+            f"{low:.1%} - {high:.1%}",
             f"{seat['total']['mean']:.1f} ± {seat['total']['sd']:.1f}",
-        ]
-        row += [
-            f"{seat['categories'][c]['mean']:.1f} ± {seat['categories'][c]['sd']:.1f}"
-            for c in categories
-        ]
-        table.add_row(*row)
-    console.print(table)
+        )
+    console.print(seats)
+    categories = Table(title="Scoring categories (mean ± sd)", title_justify="left")
+    categories.add_column("category")
+    for seat in data["seats"]:
+        categories.add_column(f"seat {seat['seat']}", justify="right")
+    names = list(data["seats"][0]["categories"]) if data["seats"] else []
+    for name in names:
+        categories.add_row(
+            name.replace("_", " "),
+            *[
+                f"{s['categories'][name]['mean']:.1f} ± {s['categories'][name]['sd']:.1f}"
+                for s in data["seats"]
+            ],
+        )
+    console.print(categories)
     console.print(
-        f"rounds {data['rounds']['mean']:.1f}, "
-        f"{data['actions_per_game']['mean']:.0f} actions per game; "
+        f"game length: {data['rounds']['mean']:.1f} rounds, "
+        f"{data['actions_per_game']['mean']:.0f} actions; "
         f"{data['games_per_second'] or 0:.1f} games/s, "
         f"{data['actions_per_second'] or 0:,} actions/s with {jobs} job(s)"
     )

@@ -83,6 +83,10 @@ class GameLogic(ABC):
         """
         return float(game.score_of(player))
 
+    def hints(self, game: Game, player: int) -> list[str]:
+        """Advice for a human player (`hint` in `castell play`): lines of text."""
+        return []
+
     def render(self, game: Game, viewer: int | None) -> list[Any]:
         """Renderables (rich) showing the table to `viewer`, for the terminal front-end.
 

@@ -13,6 +13,7 @@ Conversion never stops at the first problem: every value of every definition is 
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -56,13 +57,14 @@ class ConvertContext:
 # ---- field types ------------------------------------------------------------------------------
 
 
-class FieldType:
+class FieldType(ABC):
     """Converts a syntax node to a value. Subclasses say what they expect, in words."""
 
     expects: str = "a value"
 
+    @abstractmethod
     def convert(self, node: s.Value, ctx: ConvertContext, where: str) -> Any:
-        raise NotImplementedError
+        """The value of `node`, or INVALID after reporting why it cannot be one."""
 
     def to_json(self, value: Any) -> Any:
         return value

@@ -1,19 +1,18 @@
-"""The random bot: uniformly among the legal actions, with its own seeded generator."""
+"""The random bot: uniformly among the legal actions."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from castell_dsl.engine.rng import Rng, seed_state
+from castell_dsl.bots import decision_rng
 
 
 class RandomBot:
     name = "random"
 
     def __init__(self, seed: int):
-        self._store = {"rng": seed_state(seed)}
-        self._rng = Rng(self._store)
+        self.seed = seed
 
     def choose(self, game: Any) -> Any:
         actions = game.legal_actions()
-        return actions[self._rng.below(len(actions))]
+        return actions[decision_rng(self.seed, game).below(len(actions))]

@@ -162,7 +162,7 @@ def _query(
         if not shape or min(shape) < 1:
             return None
     if exact:
-        if n_levels < 1 or n_levels < min_levels:  # type: ignore[operator]
+        if n_levels < 1 or n_levels < min_levels:
             return None
         k0 = n_levels
     else:
@@ -289,7 +289,7 @@ def _query(
         result = memo.get(key, memo)
         if result is not memo:
             if type(result) is not int:
-                return result  # type: ignore[return-value]
+                return result
             if result <= alpha:
                 return None  # known: nothing here reaches `alpha`
         return expand(lpos, free, width, bb, sb, mb, miss, k, wflag, nmask, lmax, key, alpha)
@@ -329,7 +329,7 @@ def _query(
         cap = width
         if wflag and cap > wmax:
             cap = wmax
-        target = shape[n_levels - k] if shape is not None else 0  # type: ignore[index,operator]
+        target = shape[n_levels - k] if shape is not None else 0
         if target > cap:
             memo[key] = result
             return result

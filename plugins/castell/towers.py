@@ -489,7 +489,7 @@ def _diagnose(
             if plan.wid is not None:
                 wt = rules.title(plan.wid)
                 if base_helps:
-                    bt = rules.title(plan.base)  # type: ignore[arg-type]
+                    bt = rules.title(plan.base)
                     msg = (
                         f"{head}: that needs {_plural(w0, wt)} or {bt}, and your {wt} rank is "
                         f"{rw} and your {bt} rank is {rb}"

@@ -46,7 +46,7 @@ def make_rules(**overrides: object) -> TowerRules:
         "score_per_match": 1,
     }
     values.update(overrides)
-    return TowerRules(**values)  # type: ignore[arg-type]
+    return TowerRules(**values)
 
 
 BALANCE, BASE, MIX, STRENGTH, WIDTH = (

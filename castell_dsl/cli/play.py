@@ -1,0 +1,78 @@
+"""`castell play`: a game against friends (hot-seat) and bots, through a front-end plugin."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import click
+
+from . import EXIT_FAILED, EXIT_USAGE
+from .options import load_config_or_exit, rules_options
+
+
+def _error(ctx: click.Context, message: str, code: int = EXIT_USAGE) -> None:
+    click.echo(f"castell play: error: {message}", err=True)
+    ctx.exit(code)
+
+
+@click.command()
+@click.option(
+    "--players", default=None, help="Seats, comma-separated: you, or a bot [you,greedy,mcts]."
+)
+@click.option("--seed", type=int, default=None, help="The game's seed [random, printed].")
+@rules_options
+@click.option("--load", "load_path", type=click.Path(dir_okay=False), help="Continue a save.")
+@click.option("--config", type=click.Path(dir_okay=False), help="A game YAML file.")
+@click.option("--frontend", default=None, help="terminal (default) or jsonl, or a plugin's.")
+@click.option("--save-to", type=click.Path(dir_okay=False), help="Where quit saves the game.")
+@click.pass_context
+def play(ctx: click.Context, **options: Any) -> None:
+    """Play a game: you against bots, or with friends at one keyboard.
+
+    At the prompt type a listed action's number, an action (move Girona, tower 6,6,6/5,5/4/3…),
+    or help, hint, undo, save, quit. Moves may be piped in: castell play < moves.txt.
+    """
+    from pathlib import Path
+
+    from ..bots import BotSpecError
+    from ..engine.saves import SaveError
+    from ..frontends import Session, parse_seats
+    from ..loading import load_report
+    from ..pluginmanager import registries
+
+    settings = load_config_or_exit(ctx, options.pop("config"), "play", options)
+    frontends = registries().frontends
+    name = settings.get("frontend", "terminal")
+    frontend = frontends.get(name)
+    if frontend is None:
+        _error(ctx, f"unknown front-end '{name}' (front-ends: {', '.join(sorted(frontends))})")
+    save_to = Path(settings["save_to"]) if settings.get("save_to") else None
+    seats_text = settings.get("players")
+    try:
+        if settings.get("load_path"):
+            seats = parse_seats(seats_text) if seats_text else None
+            session = Session.load(settings["load_path"], seats)
+            if save_to is not None:
+                session.save_path = save_to
+        else:
+            report = load_report(settings.get("rules", "castell"), settings.get("variants", ()))
+            if not report.ok:
+                from .rules import print_diagnostics
+
+                print_diagnostics(report)
+                ctx.exit(EXIT_FAILED)
+            rules = report.rules
+            seats = parse_seats(seats_text or "you,greedy,mcts")
+            low, high = rules.game.players
+            if not low <= len(seats) <= high:
+                _error(ctx, f"{rules.game.title} is for {low} to {high} players, not {len(seats)}")
+            seed = settings.get("seed")
+            if seed is None:
+                seed = secrets.randbelow(1_000_000)
+            session = Session(rules, len(seats), seed, seats, save_path=save_to)
+    except BotSpecError as exc:
+        _error(ctx, str(exc))
+    except SaveError as exc:
+        _error(ctx, str(exc), EXIT_FAILED)
+    ctx.exit(frontend.run(session))

@@ -1,0 +1,225 @@
+"""Playing in a terminal: the table, numbered legal actions, and a prompt.
+
+At the prompt a player types the number of a listed action, or any action in the engine's
+notation (`move Girona`, `tower 6,6,6/5,5/4/3` …), or a command: `help`, `hint`, `undo`,
+`board`, `log`, `save [FILE]`, `quit` (which saves). Bots' moves are printed as they happen,
+festival results as a table, and the final scores as a table by category. Input may be piped
+(`castell play --players you,random --seed 3 < moves.txt`): the listed moves are played and
+the game is saved when the input ends.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, TextIO
+
+from rich.console import Console
+from rich.table import Table
+
+from castell_dsl.engine.actions import ActionError
+from castell_dsl.frontends import Session, UndoError
+
+HELP = """\
+Type the number of an action, or an action in full, for example:
+  move Girona            recruit 3 7            train balance
+  special recruit 4      special move Lleida    special perform LP07 tower 5,5,5/4,4/3/2
+  tower 6,6,6/5,5/4/3    end
+Commands:
+  hint        the solver's best towers for you now
+  undo        take back your actions of this turn (or your last turn)
+  board       show the table again          log     the actions so far
+  save [FILE] save the game                 quit    save and stop
+  help        this text"""
+
+
+class TerminalApp:
+    def __init__(
+        self, session: Session, stdin: TextIO | None = None, console: Console | None = None
+    ):
+        self.session = session
+        self.stdin = stdin or sys.stdin
+        self.console = console or Console(highlight=False)
+        self.interactive = self.stdin.isatty()
+        session.observers.append(self.on_event)
+
+    # ---- events from the game -----------------------------------------------------------------
+    def on_event(self, game: Any, event: dict[str, Any]) -> None:
+        kind = event["type"]
+        if kind == "action" and not self.session.is_human(event["player"]):
+            self.console.print(
+                f"  {self.session.describe_seat(event['player'])}: {event['action']}"
+            )
+        elif kind == "round":
+            self.console.rule(f"Round {event['round']} of {game.plan.rounds}")
+        elif kind == "festival":
+            self.festival(event)
+        elif kind == "performance":
+            self.console.print(
+                f"  seat {event['player']} performs {event['tile']} in {event['region']} "
+                f"({event['points']} points, {event['tokens_collected']} token(s) collected)"
+            )
+
+    def festival(self, event: dict[str, Any]) -> None:
+        sizes = ",".join(map(str, event["sizes"]))
+        table = Table(title=f"Festival in {event['region']} (sizes {sizes})", title_justify="left")
+        for column in ("seat", "tower score", "prize", "size tokens"):
+            table.add_column(column)
+        if not event["scores"]:
+            self.console.print(f"Festival in {event['region']} (sizes {sizes}): nobody competed")
+            return
+        for seat, score in sorted(event["scores"].items(), key=lambda kv: -kv[1]):
+            tokens = [n for n, winner in event["size_tokens"].items() if str(winner) == seat]
+            table.add_row(
+                self.session.describe_seat(int(seat)),
+                str(score),
+                event["prizes"].get(seat, "-"),
+                ", ".join(tokens) or "-",
+            )
+        self.console.print(table)
+
+    # ---- the loop -----------------------------------------------------------------------------
+    def run(self) -> int:
+        session = self.session
+        game = session.game
+        seats = ", ".join(session.describe_seat(p) for p in range(game.players))
+        self.console.print(
+            f"[bold]{game.rules.game.title}[/bold] — {seats}; seed {game.seed}. Type help for help."
+        )
+        shown_turn = None
+        while not session.game.is_over():
+            game = session.game
+            player = game.current_player
+            if not session.is_human(player):
+                session.bot_move()
+                continue
+            marker = (len(session.turn_starts), player)
+            if marker != shown_turn:
+                self.show(player)
+                shown_turn = marker
+            self.list_actions()
+            line = self.read(player)
+            if line is None:
+                path = session.save()
+                self.console.print(f"End of input: game saved to {path}")
+                self.console.print(f"Continue with: castell play --load {path}")
+                return 0
+            if not self.handle(line, player):
+                return 0
+        self.final()
+        return 0
+
+    def read(self, player: int) -> str | None:
+        prompt = f"{self.session.describe_seat(player)}> "
+        if self.interactive:
+            try:
+                return self.console.input(prompt)
+            except EOFError:
+                return None
+        self.console.print(prompt, end="")
+        line = self.stdin.readline()
+        if not line:
+            self.console.print()
+            return None
+        self.console.print(line.rstrip("\n"))
+        return line
+
+    def handle(self, line: str, player: int) -> bool:
+        """Act on one input line; False to stop."""
+        session = self.session
+        text = line.strip()
+        if not text:
+            return True
+        word, _, rest = text.partition(" ")
+        word = word.lower()
+        actions = session.game.legal_actions()
+        if text.isdigit():
+            index = int(text)
+            if not 1 <= index <= len(actions):
+                self.console.print(f"[red]No action {index}: choose 1 to {len(actions)}.[/red]")
+                return True
+            text = actions[index - 1].text
+        elif word == "help":
+            self.console.print(HELP)
+            return True
+        elif word == "hint":
+            for hint in session.game.logic.hints(session.game, player) or [
+                "No hints for this game."
+            ]:
+                self.console.print(f"  {hint}")
+            return True
+        elif word == "board":
+            self.show(player)
+            return True
+        elif word == "log":
+            for i, action in enumerate(session.game.log, 1):
+                self.console.print(f"{i:4d}  {action}")
+            return True
+        elif word == "undo":
+            try:
+                count = session.undo()
+            except UndoError as exc:
+                self.console.print(f"[red]{exc}[/red]")
+                return True
+            self.console.print(f"Took back {count} action(s).")
+            self.show(session.game.current_player)
+            return True
+        elif word == "save":
+            path = session.save(rest.strip() or None)
+            self.console.print(f"Saved to {path}")
+            return True
+        elif word == "quit":
+            path = session.save()
+            self.console.print(f"Saved to {path}; continue with: castell play --load {path}")
+            return False
+        try:
+            action = session.apply(text)
+        except ActionError as exc:
+            self.console.print(f"[red]Not allowed: {exc.rejection.message}[/red] ({exc.code})")
+            return True
+        self.console.print(f"  {session.describe_seat(player)}: {action.text}")
+        return True
+
+    def show(self, player: int | None) -> None:
+        game = self.session.game
+        self.console.rule(
+            f"Round {game.round} of {game.plan.rounds} — {self.session.describe_seat(player)}"
+            if player is not None
+            else f"Round {game.round}"
+        )
+        for renderable in game.logic.render(game, player):
+            self.console.print(renderable)
+
+    def list_actions(self) -> None:
+        actions = self.session.game.legal_actions()
+        pending = self.session.game.view()["pending_grant"]
+        if pending:
+            self.console.print(f"You gained a {pending} action: take it now.")
+        self.console.print(
+            "  ".join(f"[cyan]{i}[/cyan] {a.text}" for i, a in enumerate(actions, 1))
+        )
+
+    def final(self) -> None:
+        game = self.session.game
+        result = game.result()
+        table = Table(title="Final scores", title_justify="left")
+        table.add_column("seat")
+        categories = list(result["players"][0]["categories"])
+        for name in categories:
+            table.add_column(name.replace("_", " "), justify="right")
+        table.add_column("total", justify="right")
+        for p in result["players"]:
+            won = " ★" if p["seat"] in result["winners"] else ""
+            table.add_row(
+                self.session.describe_seat(p["seat"]) + won,
+                *[str(p["categories"][c]) for c in categories],
+                str(p["total"]),
+            )
+        self.console.print(table)
+        winners = " and ".join(self.session.describe_seat(w) for w in result["winners"])
+        self.console.print(f"Winner: {winners}")
+        for key, value in result.get("report", {}).items():
+            self.console.print(f"{key}: {value}")
+
+
+def run(session: Session) -> int:
+    return TerminalApp(session).run()
