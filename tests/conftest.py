@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,9 @@ from hypothesis import settings
 settings.register_profile("default", deadline=None, max_examples=60)
 settings.register_profile("ci", deadline=None, max_examples=60, derandomize=True)
 settings.register_profile("long", deadline=None, max_examples=5000)
+# Tests never read or write the user's own cache directory.
+os.environ.setdefault("CASTELL_CACHE_DIR", tempfile.mkdtemp(prefix="castell-test-cache-"))
+
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "default")
 )

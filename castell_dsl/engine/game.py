@@ -56,6 +56,7 @@ class Plan:
     first_player: str
     categories: tuple[tuple[str, Callable[[dict], Any]], ...]
     tiebreaks: tuple[Callable[[dict], Any], ...]
+    by_kind: dict[str, dict[str, ActionPlan]]  # turn name -> action kind -> plan
 
 
 @lru_cache(maxsize=64)
@@ -81,6 +82,7 @@ def plan_for(rules: RuleSet) -> Plan:
         rules.game.first_player,
         tuple((name, slot.compiled) for name, slot in scoring.category.items()),
         tuple(slot.compiled for slot in scoring.tiebreak),
+        {name: {a.kind: a for a in plans} for name, plans in turns.items()},
     )
 
 
@@ -200,7 +202,11 @@ class Game:
         return self.state["phase"] == "over"
 
     def view(self) -> dict[str, Any]:
-        """Everything a player at the table can see (names, not indices), for front-ends."""
+        """Everything a player at the table can see (names, not indices), for front-ends.
+
+        The engine's part (round, whose turn, what this turn used) is at the top level; the
+        mechanics' part (the board, the players' pieces) is under "table".
+        """
         turn = self.state["turn"]
         return {
             "round": self.state["round"],
@@ -210,8 +216,13 @@ class Game:
             "turn_actions_used": dict(turn["used"]) if turn else {},
             "pending_grant": turn["grants"][0] if turn and turn["grants"] else None,
             "over": self.is_over(),
-            **self.logic.view(self),
+            "table": self.logic.view(self),
         }
+
+    def invalidate(self) -> None:
+        """Forget cached legal actions after editing `state` by hand (tests, tools)."""
+        self._legal = None
+        self._result = None
 
     # ---- actions ------------------------------------------------------------------------------
     def _turn_plan(self) -> tuple[ActionPlan, ...]:
@@ -253,7 +264,7 @@ class Game:
         actions: list[Action] = []
         if turn["grants"]:
             kind = turn["grants"][0]
-            plan = next(a for a in self._turn_plan() if a.kind == kind)
+            plan = self.plan.by_kind[turn["name"]][kind]
             self.granted = True
             try:
                 actions = self.logic.options(self, player, kind, plan.spec)
@@ -300,7 +311,7 @@ class Game:
         if turn is None:
             return Rejection("no-turn", "no player is to act now")
         plans = self._turn_plan()
-        plan = next((a for a in plans if a.kind == action.kind), None)
+        plan = self.plan.by_kind[turn["name"]].get(action.kind)
         if plan is None:
             names = ", ".join(a.kind for a in plans)
             return Rejection("unknown-action", f"'{action.kind}' is not an action now ({names})")
@@ -340,13 +351,15 @@ class Game:
         changes nothing."""
         action = self._coerce(action)
         legal = self._legal
-        if legal is None or action not in legal:
+        # An action taken from `legal_actions()` is known to be legal: skip the check (by
+        # identity first: comparing actions field by field is the slow path).
+        if legal is None or not (any(a is action for a in legal) or action in legal):
             rejection = self._check(action)
             if rejection is not None:
                 raise ActionError(rejection, action.text)
         turn = self.state["turn"]
-        player = self.current_player
-        plan = next(a for a in self._turn_plan() if a.kind == action.kind)
+        player = turn["order"][turn["pos"]]
+        plan = self.plan.by_kind[turn["name"]][action.kind]
         self._legal = None
         self.log.append(action.text)
         if self.observed:

@@ -26,6 +26,10 @@ from .source import Source, read_source
 MAX_DEPTH = 32
 RULE_SUFFIX = ".castell"
 
+#: Parsed files, per process, keyed by (path, size, modification time): `castell validate`
+#: reads the base rules once for all the variant files that extend them.
+_PARSED: dict[tuple[Path, int, int], tuple[Source, s.RuleFile]] = {}
+
 
 @dataclass
 class Definition:
@@ -128,11 +132,25 @@ class Loader:
         if path in self._cache:
             return self._cache[path]
         shown = display_path(path)
+        try:
+            stat = path.stat()
+            key: tuple[Path, int, int] | None = (path, stat.st_size, stat.st_mtime_ns)
+        except OSError:
+            key = None
+        if key is not None and key in _PARSED and _PARSED[key][0].path == shown:
+            source, tree = _PARSED[key]
+            self.sources[shown] = source
+            self._cache[path] = tree
+            return tree
         source = read_source(path, shown, self.diags)
         tree = None
         if source is not None:
             self.sources[shown] = source
             tree = parse(source, self.diags)
+            if tree is not None and key is not None:
+                if len(_PARSED) > 256:
+                    _PARSED.clear()
+                _PARSED[key] = (source, tree)
         self._cache[path] = tree
         return tree
 

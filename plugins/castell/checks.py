@@ -187,9 +187,20 @@ def _check_skills(rules: RuleSet, diags: Diagnostics) -> None:
 
 def _check_performances(rules: RuleSet, diags: Diagnostics) -> None:
     """Every tile must be completable by some team under the highest ranks (C-8)."""
+    from castell_dsl import cache
+
     trules = tower_rules(rules)
-    team = [n for n, count in rules.one("bag").items() for _ in range(count)]
+    bag = rules.one("bag")
+    team = [n for n, count in bag.items() for _ in range(count)]
     ranks = {name: skill.max_rank for name, skill in rules.named("skill").items()}
+    # The answer depends only on the tower rules, the bag, the ranks and the tile: remembered
+    # on disk, so `castell validate` in CI or a pre-commit hook does not redo the searches.
+    context = [
+        list(trules.sizes), trules.width_limit, list(trules.skills),
+        sorted(trules.relaxations.items()), trules.mix_spread, trules.width_step,
+        sorted(bag.items()), sorted(ranks.items()),
+    ]  # fmt: skip
+    learned: dict[str, bool] = {}
     for name, tile in rules.named("performance").items():
         has_shape = tile.shape is not None
         has_exhibition = tile.exhibition is not None
@@ -201,16 +212,27 @@ def _check_performances(rules: RuleSet, diags: Diagnostics) -> None:
                 "a tile is a tower shape or a skill exhibition (C-8.2)",
             )
             continue
+        question = [tile.shape, tile.exhibition, tile.points]
+        key = cache.key_of("tile-feasible-v1", context, question)
+        possible = cache.get("feasibility", key)
+        if possible is None:
+            if has_shape:
+                found = solver.complete_shape(team, ranks, trules, tile.shape)
+            else:
+                found = solver.complete_exhibition(
+                    team, ranks, trules, tile.exhibition, tile.points
+                )
+            possible = found is not None
+            learned[key] = possible
         if has_shape:
-            found = solver.complete_shape(team, ranks, trules, tile.shape)
             what = "shape " + "-".join(map(str, tile.shape))
         else:
-            found = solver.complete_exhibition(team, ranks, trules, tile.exhibition, tile.points)
             what = f"exhibition of {', '.join(tile.exhibition)} in {tile.points} levels"
-        if found is None:
+        if not possible:
             diags.error(
                 "E0260",
                 f"no team could ever complete performance {name} ({what})",
                 cause_span(tile, ("shape", "exhibition", "points")),
                 "even the whole bag with every skill at its highest rank cannot build it",
             )
+    cache.put_many("feasibility", learned)

@@ -29,6 +29,7 @@ State layout (indices: regions, casteller sizes and skills in rule-file order):
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -99,6 +100,18 @@ class CastellLogic(GameLogic):
             for players, row in rules.one("prize_chart").items()
         }
         self._memo: dict[tuple, tuple | None] = {}
+        # Actions that depend only on the rules are made once (the random bot lists them often).
+        self._moves = [Action("move", (r,), f"move {name}") for r, name in enumerate(self.regions)]
+        self._special_moves = [
+            Action("special", ("move", r), f"special move {name}")
+            for r, name in enumerate(self.regions)
+        ]
+        self._trains = {
+            tile: Action("train", (tile,), f"train {tile}") for tile in {*self.skills, *self.grants}
+        }
+        self._recruit_cache: dict[tuple, list[Action]] = {}
+        relaxes = {s.relaxes: i for i, s in enumerate(rules.named("skill").values())}
+        self._rank_of = {rel: relaxes.get(rel) for rel in towers.RELAXATIONS}
         self.steps: dict[str, Callable[[Any], None]] = {
             "deal": self.deal,
             "refill": self.refill,
@@ -364,14 +377,14 @@ class CastellLogic(GameLogic):
 
     # ---- actions: construction (canonical text) -----------------------------------------------
     def _move_action(self, region: int) -> Action:
-        return Action("move", (region,), f"move {self.regions[region]}")
+        return self._moves[region]
 
     def _recruit_action(self, numbers: tuple[int, ...]) -> Action:
         numbers = tuple(sorted(numbers))
         return Action("recruit", numbers, "recruit " + " ".join(map(str, numbers)))
 
     def _train_action(self, tile: str) -> Action:
-        return Action("train", (tile,), f"train {tile}")
+        return self._trains[tile]
 
     def _tower_action(self, levels: tuple) -> Action:
         return Action("tower", (levels,), f"tower {format_levels(levels)}")
@@ -383,7 +396,7 @@ class CastellLogic(GameLogic):
         )
 
     def _special_move(self, region: int) -> Action:
-        return Action("special", ("move", region), f"special move {self.regions[region]}")
+        return self._special_moves[region]
 
     def _perform_action(self, tile: int, levels: tuple) -> Action:
         return Action(
@@ -403,7 +416,7 @@ class CastellLogic(GameLogic):
             pawn = g["pawns"][player]
             if pawn < 0:
                 return []
-            return [self._recruit_action(c) for c in self._combos(g["regions"][pawn], spec.up_to)]
+            return self._recruit_options(g["regions"][pawn], spec.up_to, special=False)
         if kind == "train":
             return [self._train_action(t) for t in self.trainable(game, player)]
         if kind == "special":
@@ -411,6 +424,18 @@ class CastellLogic(GameLogic):
         if kind == "tower":
             return self._tower_options(game, player)
         return []
+
+    def _recruit_options(self, counts: list[int], up_to: int, special: bool) -> list[Action]:
+        """Recruit actions for a region's castellers, made once per (contents, limit)."""
+        key = (tuple(counts), up_to, special)
+        found = self._recruit_cache.get(key)
+        if found is None:
+            make = self._special_recruit if special else self._recruit_action
+            found = [make(c) for c in self._combos(counts, up_to)]
+            if len(self._recruit_cache) > 20_000:
+                self._recruit_cache.clear()
+            self._recruit_cache[key] = found
+        return list(found)
 
     def _combos(self, counts: list[int], up_to: int) -> list[tuple[int, ...]]:
         """Every multiset of 1..up_to castellers that `counts` can supply (sizes ascending)."""
@@ -463,10 +488,7 @@ class CastellLogic(GameLogic):
         pawn = g["pawns"][player]
         out: list[Action] = []
         if pawn >= 0:
-            out.extend(
-                self._special_recruit(c)
-                for c in self._combos(g["regions"][pawn], spec.recruit_up_to)
-            )
+            out.extend(self._recruit_options(g["regions"][pawn], spec.recruit_up_to, special=True))
         if spec.move_to == "any" or pawn < 0:
             targets = [r for r in range(len(self.regions)) if r != pawn]
         else:
@@ -505,17 +527,59 @@ class CastellLogic(GameLogic):
         """A tower completing local performance `tile` for the player (C-8.3, C-8.4)."""
         record = self.tiles[tile]
         if record.shape is not None:
-            if sum(record.shape) > sum(g["teams"][player]):
+            if sum(record.shape) > sum(g["teams"][player]) or not self._shape_possible(
+                g, player, record.shape
+            ):
                 return None
             return self._solve(g, player, ("shape", tuple(record.shape)))
         ranks = g["ranks"][player]
         if any(ranks[self.skill_index[s]] == 0 for s in record.exhibition):
             return None  # an exhibition uses every listed skill (C-8.4): rank 0 cannot
+        if record.points > self._max_levels(g, player):
+            return None
         return self._solve(g, player, ("exhibition", tuple(record.exhibition), record.points))
 
     def best_tower_for(self, g: dict, player: int, numbers: tuple[int, ...]) -> tuple | None:
         """The solver's best tower for a festival with these size numbers (C-9.2, C-9.3)."""
+        team = g["teams"][player]
+        if self.min_levels > self._max_levels(g, player) or any(
+            not 0 <= n - self.low < len(team) or not team[n - self.low] for n in numbers
+        ):
+            return None  # fewer levels than the festival needs, or a size missing (C-9.2)
         return self._solve(g, player, ("festival", tuple(numbers), self.min_levels))
+
+    # Necessary conditions, checked before asking the solver: most positions of a game fail
+    # them (ranks start at 0), and they cost a few operations instead of a search.
+    def _rank(self, g: dict, player: int, relaxation: str) -> int:
+        index = self._rank_of[relaxation]
+        return 0 if index is None else g["ranks"][player][index]
+
+    def _width(self, g: dict, player: int) -> int:
+        rules = self.tower_rules
+        return rules.width_limit + self._rank(g, player, "wider") * rules.width_step
+
+    def _max_levels(self, g: dict, player: int) -> int:
+        """An upper bound on a tower's levels: fewer castellers each level up except with
+        Balance; distinct smallest numbers except with Strength."""
+        team = g["teams"][player]
+        by_width = (
+            self._width(g, player)
+            + self._rank(g, player, "equal_count")
+            + (1 if self._rank(g, player, "wide_bottom") else 0)
+        )
+        by_size = sum(1 for c in team if c) + self._rank(g, player, "equal_size")
+        return min(by_width, by_size, sum(team))
+
+    def _shape_possible(self, g: dict, player: int, shape: tuple) -> bool:
+        width = self._width(g, player)
+        if max(shape[1:], default=0) > width:
+            return False
+        if shape[0] > width and not self._rank(g, player, "wide_bottom"):
+            return False
+        equal = sum(1 for a, b in itertools.pairwise(shape) if a == b)
+        if equal > self._rank(g, player, "equal_count"):
+            return False
+        return len(shape) <= self._max_levels(g, player)
 
     def _tower_options(self, game: Any, player: int) -> list[Action]:
         """The solver's best tower for each festival at the end of this round in the region

@@ -32,7 +32,7 @@ def render(logic: Any, game: Any, viewer: int | None) -> list[Any]:
     from rich.table import Table
     from rich.text import Text
 
-    view = game.view()
+    view = game.logic.view(game)
     state = game.state["g"]
     out: list[Any] = []
     pawn_names = {p: f"P{p}" for p in range(game.players)}

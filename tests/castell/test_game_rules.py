@@ -47,7 +47,7 @@ def team_of(game, player: int) -> list[int]:
 def fresh(players: int = 4, seed: int = 7):
     """A game right after setup: round 1, the first player's turn."""
     game = new_game("castell", players=players, seed=seed)
-    game._legal = None
+    game.invalidate()
     return game
 
 
@@ -130,7 +130,7 @@ def test_c3_2_wheel_tiles_placed_at_random_all_regions_side_up():
         assert sorted(wheel) == list(range(8))
     game = fresh()
     assert g(game)["wheel_turns"] == 0
-    assert game.view()["shared_sectors"] == ["all_regions"]
+    assert game.view()["table"]["shared_sectors"] == ["all_regions"]
 
 
 @pytest.mark.parametrize("players, spaces", [(2, 8), (3, 12), (4, 12)])
@@ -317,7 +317,7 @@ def test_c4_9_no_token_no_special_action():
     p = game.current_player
     game.apply("move Girona")
     g(game)["tokens"][p] = 0
-    game._legal = None
+    game.invalidate()
     assert rejection(game, "special move Lleida") == "no-token"
     assert not [a for a in game.legal_actions() if a.kind == "special"]
 

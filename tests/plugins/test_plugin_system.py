@@ -35,7 +35,7 @@ def arrange(game, sectors: dict[str, str]) -> None:
             wheel[i] = free.pop(0)
     game.state["g"]["wheel"] = wheel
     game.state["g"]["wheel_turns"] = 0
-    game._legal = None
+    game.invalidate()
 
 
 def trainable(game) -> list[str]:
@@ -47,8 +47,8 @@ def test_c6_4_no_regions_all_regions_tile_trainable_only_in_the_standard_game():
     standard game, and not on the No Regions side of the wheel."""
     standard = new_game("castell", players=2, seed=1)
     advanced = new_game("castell", players=2, seed=1, variants=("no-regions",))
-    assert advanced.view()["shared_sectors"] == []
-    assert "no_regions" in advanced.view()["wheel"]
+    assert advanced.view()["table"]["shared_sectors"] == []
+    assert "no_regions" in advanced.view()["table"]["wheel"]
     arrange(standard, {"Girona": "mix", "all_regions": "balance"})
     arrange(advanced, {"Girona": "mix", "no_regions": "balance"})
     for game in (standard, advanced):

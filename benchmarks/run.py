@@ -1,0 +1,265 @@
+"""The speed budget, measured in one run: `python benchmarks/run.py [--quick] [--json FILE]`.
+
+Prints a table and writes JSON (default `benchmarks/results/latest.json`). Every figure that
+has a natural baseline is reported with it, measured in the same run, and as a ratio — these
+machines are shared and noisy, so ratios travel better than absolute times.
+
+- parse + compile rules/castell.castell: cold (a new process) and warm (in process, without
+  and with the cache);
+- `castell validate rules/` and `castell --help` as processes (baseline: `python -c pass`);
+- the tower solver, best festival tower at 10/20/30/40 castellers, every rank 3 (baseline:
+  brute force at 10);
+- random playouts, games/s and actions/s, 2/3/4 players, Castell and Calico (baseline: a
+  minimal hand-written loop doing the same draws and moves, `handwritten.py`);
+- MCTS iterations per second;
+- peak memory of 100- and 1,000-game simulations (it must not grow).
+
+Targets (issue "speed budget"): ≥ 300 random 4-player Castell games/s and ≥ 40,000 actions/s,
+≤ 5 ms solver median at 30 castellers, ≤ 50 ms warm parse + compile, ≤ 300 ms `castell
+validate rules/`, ≤ 150 ms `castell --help`, flat simulation memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+def median_time(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def process_time(args: list[str], repeat: int) -> float:
+    """Median wall time of a command, in seconds."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CASTELL_")}
+
+    def run() -> None:
+        subprocess.run(args, check=True, capture_output=True, env=env, cwd=ROOT)
+
+    run()  # warm the OS caches and lark's grammar cache
+    return median_time(run, repeat)
+
+
+def bench_language(repeat: int) -> dict:
+    from castell_dsl.language.diagnostics import Diagnostics
+    from castell_dsl.language.parser import parse
+    from castell_dsl.language.source import Source
+    from castell_dsl.loading import load_report, load_rules
+
+    path = ROOT / "rules" / "castell.castell"
+    text = path.read_text()
+    cold = subprocess.run(
+        [sys.executable, "-c",
+         "import time; t = time.perf_counter(); from castell_dsl.loading import load_report; "
+         f"load_report({str(path)!r}); print(time.perf_counter() - t)"],
+        check=True, capture_output=True, text=True, cwd=ROOT,
+    )  # fmt: skip
+    load_report(path)
+    warm_parse = median_time(lambda: parse(Source("castell.castell", text), Diagnostics()), repeat)
+    warm = median_time(lambda: load_report(path), repeat)
+    load_rules(path)
+    cached = median_time(lambda: load_rules(path), repeat)
+    return {
+        "cold_load_s": float(cold.stdout.strip().splitlines()[-1]),
+        "warm_parse_ms": warm_parse * 1000,
+        "warm_parse_compile_ms": warm * 1000,
+        "cached_load_ms": cached * 1000,
+    }
+
+
+def bench_processes(repeat: int) -> dict:
+    castell = [sys.executable, "-m", "castell_dsl"]
+    baseline = process_time([sys.executable, "-c", "pass"], repeat)
+    validate = process_time([*castell, "validate", "-q", "rules/"], repeat)
+    help_ = process_time([*castell, "--help"], repeat)
+    return {
+        "python_startup_ms": baseline * 1000,
+        "validate_ms": validate * 1000,
+        "help_ms": help_ * 1000,
+    }
+
+
+def bench_solver(teams: int) -> list[dict]:
+    import bench_towers
+
+    return bench_towers.bench_solver(teams, 2018, 10)
+
+
+def bench_playouts(games: int, rules_name: str, player_counts: tuple[int, ...]) -> list[dict]:
+    from castell_dsl.loading import load_rules
+    from castell_dsl.simulation import play_game
+
+    rules = load_rules(rules_name)
+    rows = []
+    for players in player_counts:
+        play_game(rules, players, 10_000, ["random"] * players)  # warm caches
+        start = time.perf_counter()
+        actions = 0
+        for seed in range(games):
+            actions += len(play_game(rules, players, seed, ["random"] * players).log)
+        elapsed = time.perf_counter() - start
+        row = {
+            "rules": rules_name,
+            "players": players,
+            "games": games,
+            "games_per_s": games / elapsed,
+            "actions_per_s": actions / elapsed,
+            "actions_per_game": actions / games,
+        }
+        if rules_name == "castell":
+            import handwritten
+
+            start = time.perf_counter()
+            base_actions = sum(handwritten.play(players, seed) for seed in range(games))
+            base = base_actions / (time.perf_counter() - start)
+            row["handwritten_actions_per_s"] = base
+            row["engine_vs_handwritten"] = row["actions_per_s"] / base
+        rows.append(row)
+    return rows
+
+
+def bench_mcts(moves: int) -> dict:
+    from castell_plugins.bots.mcts import MCTSBot
+
+    from castell_dsl.loading import load_rules
+    from castell_dsl.simulation import play_game
+
+    rules = load_rules("castell")
+    game = play_game(rules, 2, 5, ["random", "random"], max_actions=40_000)
+    positions = []
+    probe = type(game)(rules, 2, 7)
+    from castell_dsl.bots import make_bot
+
+    bots = [make_bot("greedy", rules, s, 7) for s in range(2)]
+    while not probe.is_over() and len(positions) < moves:
+        if probe.current_player == 0:
+            positions.append(probe.clone())
+        probe.apply(bots[probe.current_player].choose(probe))
+    bot = MCTSBot(3, iterations=40)
+    start = time.perf_counter()
+    for position in positions:
+        bot.choose(position)
+    elapsed = time.perf_counter() - start
+    return {"moves": len(positions), "iterations_per_s": 40 * len(positions) / elapsed}
+
+
+def bench_memory(small: int, large: int) -> dict:
+    code = (
+        "import resource, sys; from castell_dsl.simulation import SimulationSpec, simulate; "
+        "n = int(sys.argv[1]); "
+        "simulate(SimulationSpec('castell', (), 4, ('random',) * 4, 0, n)); "
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    )
+    out = {}
+    for n in (small, large):
+        result = subprocess.run(
+            [sys.executable, "-c", code, str(n)], check=True, capture_output=True, text=True
+        )
+        out[f"peak_rss_mb_{n}_games"] = int(result.stdout.strip()) / 1024
+    out["growth_ratio"] = out[f"peak_rss_mb_{large}_games"] / out[f"peak_rss_mb_{small}_games"]
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Castell DSL speed budget")
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions (smoke test)")
+    parser.add_argument("--json", default=str(ROOT / "benchmarks" / "results" / "latest.json"))
+    args = parser.parse_args()
+    quick = args.quick
+    started = time.perf_counter()
+    report: dict = {
+        "date": time.strftime("%Y-%m-%d"),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python "
+        f"{platform.python_version()} ({platform.platform()})",
+    }
+    report["language"] = bench_language(5 if quick else 20)
+    report["processes"] = bench_processes(3 if quick else 10)
+    report["solver"] = bench_solver(10 if quick else 50)
+    games = 20 if quick else 150
+    report["playouts"] = bench_playouts(games, "castell", (2, 3, 4))
+    try:
+        from castell_dsl.loading import load_rules
+
+        load_rules("calico")
+        report["playouts"] += bench_playouts(max(10, games // 3), "calico", (1, 4))
+    except Exception as exc:  # Calico is optional for this benchmark
+        report["calico_error"] = str(exc)
+    report["mcts"] = bench_mcts(5 if quick else 20)
+    report["memory"] = bench_memory(20 if quick else 100, 100 if quick else 1000)
+    report["seconds"] = time.perf_counter() - started
+    print_table(report)
+    path = Path(args.json)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, indent=1))
+    print(f"\nJSON written to {path}")
+    return 0
+
+
+def print_table(r: dict) -> None:
+    lang, proc, mem = r["language"], r["processes"], r["memory"]
+    solver = {row["castellers"]: row for row in r["solver"]}
+    rows = [
+        ("parse + compile castell, cold process", f"{lang['cold_load_s'] * 1000:.0f} ms", "", ""),
+        ("parse castell (warm, in process)", f"{lang['warm_parse_ms']:.1f} ms", "", ""),
+        ("parse + compile castell (warm, no cache)", f"{lang['warm_parse_compile_ms']:.1f} ms",
+         "≤ 50 ms", ""),
+        ("load castell (warm, cached)", f"{lang['cached_load_ms']:.2f} ms", "", ""),
+        ("castell validate rules/ (process)", f"{proc['validate_ms']:.0f} ms", "≤ 300 ms",
+         f"python -c pass {proc['python_startup_ms']:.0f} ms"),
+        ("castell --help (process)", f"{proc['help_ms']:.0f} ms", "≤ 150 ms",
+         f"python -c pass {proc['python_startup_ms']:.0f} ms"),
+    ]  # fmt: skip
+    for size in (10, 20, 30, 40):
+        row = solver.get(size)
+        if row is None:
+            continue
+        speedup = row.get("speedup_median")
+        ratio = f"{speedup:.0f}x faster than brute force" if speedup else ""
+        rows.append(
+            (f"best festival tower, {size} castellers", f"{row['solver_median_ms']:.2f} ms median",
+             "≤ 5 ms" if size == 30 else "", ratio)
+        )  # fmt: skip
+    for p in r["playouts"]:
+        base = ""
+        if "engine_vs_handwritten" in p:
+            base = (
+                f"{p['engine_vs_handwritten']:.2f}x hand-written "
+                f"({p['handwritten_actions_per_s']:,.0f}/s)"
+            )
+        target = "≥ 300 g/s, 40,000 a/s" if p["rules"] == "castell" and p["players"] == 4 else ""
+        rows.append(
+            (f"random {p['rules']}, {p['players']} players",
+             f"{p['games_per_s']:.1f} games/s, {p['actions_per_s']:,.0f} actions/s",
+             target, base)
+        )  # fmt: skip
+    rows.append(("MCTS", f"{r['mcts']['iterations_per_s']:.0f} iterations/s", "", ""))
+    keys = [k for k in mem if k.startswith("peak")]
+    rows.append(
+        ("simulation peak memory", " → ".join(f"{mem[k]:.0f} MB" for k in keys), "flat",
+         f"growth x{mem['growth_ratio']:.2f}")
+    )  # fmt: skip
+    width = max(len(row[0]) for row in rows)
+    print(f"Castell DSL benchmarks — {r['date']} — {r['machine']}")
+    print(f"{'measure':<{width}}  {'result':<40}  {'target':<22}  baseline / ratio")
+    for name, value, target, base in rows:
+        print(f"{name:<{width}}  {value:<40}  {target:<22}  {base}")
+    print(f"(benchmark run took {r['seconds']:.0f} s)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

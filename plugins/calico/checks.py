@@ -1,0 +1,378 @@
+"""Calico's own rule checks, run after the generic ones pass.
+
+They catch rule files that compile but could not be played as written: a board whose edge
+patches leave a hole in the outer ring or sit inside it, a design goal whose counts cannot
+describe six neighbours, a shape cat whose hexes do not touch, a setup that puts more or fewer
+patterns on the cats than there are, a bag too small for the game's draws, a scenario objective
+that is not one of K-8.4's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from castell_dsl.language.diagnostics import Diagnostics, Span, did_you_mean
+from castell_dsl.language.ruleset import Record, RuleSet
+
+from . import hexes
+from .schema import COUNTED_OBJECTIVES, OBJECTIVES
+
+#: Neighbours of an inner hex: the six a design goal looks at (K-4.1). Geometry, not content.
+HEX_SIDES = 6
+
+
+def check_calico(rules: RuleSet, diags: Diagnostics) -> None:
+    _check_letters(rules, diags)
+    _check_quilt(rules, diags)
+    _check_boards(rules, diags)
+    _check_goals(rules, diags)
+    _check_cats(rules, diags)
+    _check_buttons(rules, diags)
+    _check_setup(rules, diags)
+    _check_draws(rules, diags)
+    _check_scenario(rules, diags)
+
+
+def _span(record: Record, name: str) -> Span:
+    return record.spans.get(name, record.span)
+
+
+def _check_letters(rules: RuleSet, diags: Diagnostics) -> None:
+    for kind in ("colour", "pattern"):
+        seen: dict[str, str] = {}
+        for name, record in rules.named(kind).items():
+            letter = record.letter
+            if len(letter) != 1:
+                diags.error(
+                    "E0211",
+                    f"{kind} {name} has letter '{letter}'; a letter is one character",
+                    _span(record, "letter"),
+                    "views draw every patch as a colour letter and a pattern letter",
+                )
+            elif letter in seen:
+                diags.error(
+                    "E0212",
+                    f"{kind}s {seen[letter]} and {name} both use the letter '{letter}'",
+                    _span(record, "letter"),
+                    f"give each {kind} its own letter, or views cannot tell them apart",
+                )
+            seen.setdefault(letter, name)
+
+
+def _inner_cells(quilt: Record) -> set[tuple[int, int]]:
+    ring = hexes.ring_cells(quilt.columns, quilt.rows)
+    every = {(c, r) for r in range(quilt.rows) for c in range(quilt.columns)}
+    return every - ring
+
+
+def _check_quilt(rules: RuleSet, diags: Diagnostics) -> None:
+    quilt = rules.one("quilt")
+    inner = _inner_cells(quilt)
+    for col, row in quilt.goal_spaces:
+        if (col, row) not in inner:
+            diags.error(
+                "E0211",
+                f"goal space [{col}, {row}] is not an inner hex of the "
+                f"{quilt.columns} x {quilt.rows} quilt",
+                _span(quilt, "goal_spaces"),
+                "a design goal needs six neighbours: put it off the outer ring (K-1.2)",
+            )
+    empty = len(inner) - len(set(map(tuple, quilt.goal_spaces)) & inner)
+    rounds = rules.game.rounds
+    if empty != rounds:
+        diags.error(
+            "E0250",
+            f"the quilt has {empty} empty spaces, but the game has {rounds} rounds",
+            _span(rules.game, "rounds"),
+            f"one patch is placed per round until the quilt is full (K-3.4): rounds {empty}",
+        )
+
+
+def _check_boards(rules: RuleSet, diags: Diagnostics) -> None:
+    quilt = rules.one("quilt")
+    ring = hexes.ring_cells(quilt.columns, quilt.rows)
+    for name, board in rules.named("board").items():
+        placed: dict[tuple[int, int], Record] = {}
+        for edge in board.edge:
+            cell = (edge.at[0], edge.at[1])
+            if cell not in ring:
+                diags.error(
+                    "E0211",
+                    f"board {name} has an edge patch at [{cell[0]}, {cell[1]}], which is not "
+                    f"on the outer ring of the {quilt.columns} x {quilt.rows} quilt",
+                    _span(edge, "at"),
+                    "edge patches are pre-printed on the outer ring (K-1.2)",
+                )
+            elif cell in placed:
+                diags.error(
+                    "E0212",
+                    f"board {name} has two edge patches at [{cell[0]}, {cell[1]}]",
+                    _span(edge, "at"),
+                    f"the first is at line {placed[cell].span.line}",
+                )
+            placed.setdefault(cell, edge)
+        missing = sorted(ring - set(placed), key=lambda c: (c[1], c[0]))
+        if missing:
+            shown = ", ".join(f"[{c}, {r}]" for c, r in missing[:6])
+            more = f" and {len(missing) - 6} more" if len(missing) > 6 else ""
+            diags.error(
+                "E0203",
+                f"board {name} has no edge patch at {shown}{more}",
+                board.span,
+                "every hex of the outer ring holds a pre-printed patch (K-1.2)",
+            )
+    boards = len(rules.named("board"))
+    most = rules.game.players[1]
+    if boards < most:
+        diags.error(
+            "E0250",
+            f"the game is for up to {most} players, but there are {boards} boards",
+            _span(rules.game, "players"),
+            "every player needs a quilt board",
+        )
+
+
+def _check_goals(rules: RuleSet, diags: Diagnostics) -> None:
+    kinds = min(len(rules.named("colour")), len(rules.named("pattern")))
+    for name, goal in rules.named("goal").items():
+        total = sum(goal.counts)
+        if total != HEX_SIDES:
+            diags.error(
+                "E0250",
+                f"goal {name} counts {total} neighbours, but a hex has {HEX_SIDES}",
+                _span(goal, "counts"),
+                "the counts describe the six patches around the goal (K-4.2)",
+            )
+        if len(goal.counts) > kinds:
+            diags.error(
+                "E0211",
+                f"goal {name} needs {len(goal.counts)} different kinds, but there are only "
+                f"{kinds} colours or patterns",
+                _span(goal, "counts"),
+            )
+        if goal.both_ways < goal.one_way:
+            diags.error(
+                "E0211",
+                f"goal {name} is worth less both ways ({goal.both_ways}) than one way "
+                f"({goal.one_way})",
+                _span(goal, "both_ways"),
+                "meeting it both ways scores the higher value (K-4.1)",
+            )
+
+
+def _check_cats(rules: RuleSet, diags: Diagnostics) -> None:
+    for name, cat in rules.named("cat").items():
+        has_group = cat.group is not None
+        has_shape = cat.shape is not None
+        if has_group == has_shape:
+            diags.error(
+                "E0203" if not has_group else "E0210",
+                f"cat {name} needs exactly one of `group` and `shape`",
+                cat.span,
+                "a cat wants a group of at least N patches, or a group of one shape (K-5.2)",
+            )
+            continue
+        if has_shape and not hexes.is_connected(cat.shape):
+            diags.error(
+                "E0231",
+                f"the shape of cat {name} is not one connected group of hexes",
+                _span(cat, "shape"),
+                "cells are [col, row] with odd rows shifted right; every hex must touch another",
+            )
+
+
+def _cats_in_play(rules: RuleSet) -> int:
+    setup = rules.one("setup")
+    return len(setup.cats) if setup.cats is not None else len(setup.cat_dots)
+
+
+def _check_buttons(rules: RuleSet, diags: Diagnostics) -> None:
+    colours = rules.named("colour")
+    for name, button in rules.named("button").items():
+        has_group = button.group is not None
+        has_each = button.each_colour is not None
+        if has_group == has_each:
+            diags.error(
+                "E0203" if not has_group else "E0210",
+                f"button {name} needs exactly one of `group` and `each_colour`",
+                button.span,
+                "a colour's button needs a group of N (K-6.1); the rainbow button needs N "
+                "buttons of every colour (K-6.2)",
+            )
+        elif has_group and name not in colours:
+            diags.error(
+                "E0220",
+                f"button {name} is earned by a group, but there is no colour {name}",
+                button.span,
+                did_you_mean(name, colours) or "a colour's button is named after the colour",
+            )
+    buttons = rules.named("button")
+    for name, colour in colours.items():
+        record = buttons.get(name)
+        if record is None or record.group is None:
+            diags.error(
+                "E0203",
+                f"colour {name} has no button",
+                colour.span,
+                f"add `button {name} {{ points 3  group 3 }}` (K-6.1)",
+            )
+
+
+def _check_setup(rules: RuleSet, diags: Diagnostics) -> None:
+    setup = rules.one("setup")
+    cat_rules = rules.one("cat_rules")
+    patterns = len(rules.named("pattern"))
+    in_play = _cats_in_play(rules)
+    if in_play * cat_rules.patterns_per_cat != patterns:
+        diags.error(
+            "E0250",
+            f"{in_play} cats with {cat_rules.patterns_per_cat} patterns each need "
+            f"{in_play * cat_rules.patterns_per_cat} patterns, but there are {patterns}",
+            _span(setup, "cats" if setup.cats is not None else "cat_dots"),
+            "every pattern belongs to exactly one cat (K-2.3)",
+        )
+    if setup.cats is None:
+        by_dots: dict[int, int] = {}
+        for cat in rules.named("cat").values():
+            by_dots[cat.dots] = by_dots.get(cat.dots, 0) + 1
+        wanted: dict[int, int] = {}
+        for dots in setup.cat_dots:
+            wanted[dots] = wanted.get(dots, 0) + 1
+        for dots, count in wanted.items():
+            if by_dots.get(dots, 0) < count:
+                diags.error(
+                    "E0250",
+                    f"setup draws {count} cat(s) with {dots} dot(s), but "
+                    f"{by_dots.get(dots, 0)} cat(s) have {dots} dot(s)",
+                    _span(setup, "cat_dots"),
+                )
+    spaces = len(rules.one("quilt").goal_spaces)
+    goals = len(rules.named("goal"))
+    if setup.goals is not None and len(setup.goals) != spaces:
+        diags.error(
+            "E0250",
+            f"setup gives {len(setup.goals)} design goals for {spaces} goal spaces",
+            _span(setup, "goals"),
+            "each goal space holds one design goal",
+        )
+    if setup.goals is None and not spaces <= setup.reveal <= goals:
+        diags.error(
+            "E0211",
+            f"setup reveals {setup.reveal} design goals; it must be from {spaces} (the goal "
+            f"spaces) to {goals} (the goals)",
+            _span(setup, "reveal"),
+        )
+    bag = rules.one("bag")
+    for players, sets in bag.remove_sets.items():
+        if sets >= bag.copies:
+            diags.error(
+                "E0211",
+                f"with {players} player(s) the bag loses {sets} of its {bag.copies} sets",
+                bag.remove_sets.spans.get(players, _span(bag, "remove_sets")),
+                "at least one set must stay in the bag",
+            )
+    market = rules.one("market")
+    for players, size in market.size.items():
+        if market.discard_after_take >= size:
+            diags.error(
+                "E0211",
+                f"the market discards {market.discard_after_take} patch(es) after each take, "
+                f"but holds {size} with {players} player(s)",
+                _span(market, "discard_after_take"),
+                "a take leaves size - 1 patches; discard fewer than the market holds",
+            )
+
+
+def _take_spec(rules: RuleSet) -> Any:
+    for turn in rules.named("turn").values():
+        spec = turn.action.get("take")
+        if spec is not None:
+            return spec
+    return None
+
+
+def _check_draws(rules: RuleSet, diags: Diagnostics) -> None:
+    """The bag must hold every patch a game draws, for every player count."""
+    bag = rules.one("bag")
+    setup = rules.one("setup")
+    market = rules.one("market")
+    kinds = len(rules.named("colour")) * len(rules.named("pattern"))
+    take = _take_spec(rules)
+    rounds = rules.game.rounds
+    takes_per_player = rounds if take is not None and take.take_when_full else rounds - 1
+    if take is None:
+        takes_per_player = 0
+    low, high = rules.game.players
+    for players in range(low, high + 1):
+        if players not in bag.remove_sets or players not in setup.hand:
+            continue  # reported as a player count without an entry
+        if players not in market.size:
+            continue
+        have = (bag.copies - bag.remove_sets[players]) * kinds
+        need = (
+            players * setup.hand[players]
+            + market.size[players]
+            + players * takes_per_player * (1 + market.discard_after_take)
+        )
+        if need > have:
+            diags.error(
+                "E0250",
+                f"with {players} player(s) a game draws {need} patches, but the bag holds {have}",
+                _span(bag, "remove_sets"),
+                "remove fewer sets for this player count, or allow fewer players",
+            )
+
+
+def _check_scenario(rules: RuleSet, diags: Diagnostics) -> None:
+    if not rules.has("scenario"):
+        return
+    scenario = rules.one("scenario")
+    spaces = len(rules.one("quilt").goal_spaces)
+    for name, objective in scenario.objective.items():
+        where = scenario.spans.get(f"objective {name}", scenario.span)
+        if name not in OBJECTIVES:
+            diags.error(
+                "E0220",
+                f"unknown scenario objective '{name}'",
+                where,
+                did_you_mean(name, OBJECTIVES) or "objectives: " + ", ".join(OBJECTIVES),
+            )
+            continue
+        counted = name in COUNTED_OBJECTIVES
+        if counted and objective.at_least is None:
+            diags.error(
+                "E0203",
+                f"objective {name} needs `at_least N`",
+                where,
+                f"write `objective {name} {{ at_least 2 }}` (K-8.4)",
+            )
+        elif not counted and objective.at_least is not None:
+            diags.error(
+                "E0202",
+                f"objective {name} takes no `at_least`",
+                where,
+                f"write `objective {name} {{}}`",
+            )
+        elif name in ("goals", "goals_both_ways") and objective.at_least > spaces:
+            diags.error(
+                "E0211",
+                f"objective {name} asks for {objective.at_least} design goals, but a quilt "
+                f"has {spaces} goal spaces",
+                where,
+            )
+    both = scenario.objective.get("goals_both_ways")
+    some = scenario.objective.get("goals")
+    if (
+        both is not None
+        and some is not None
+        and both.at_least is not None
+        and some.at_least is not None
+        and both.at_least + some.at_least > spaces
+    ):
+        diags.error(
+            "E0211",
+            f"the scenario asks for {some.at_least} design goals plus {both.at_least} both "
+            f"ways, but a quilt has {spaces} goal spaces",
+            scenario.span,
+            "`goals` counts goals met beyond those met both ways",
+        )

@@ -1,0 +1,82 @@
+"""Scenario objectives (K-8.4): which of a scenario's objectives each player met.
+
+Objectives are data (`objective NAME { at_least N }` in a scenario variant file); this module
+says what each name measures:
+
+- `score`: the final score; `rainbow`: rainbow buttons; `each_cat`: how many of the cats in play
+  the player has a token of (met when all of them);
+- `cat_tokens`, `tokens_of_one_cat`, `buttons_of_one_colour`: counts of tokens and buttons;
+- `goals_both_ways`: design goals met both ways; `goals`: design goals met either way *beyond*
+  those `goals_both_ways` asks for — "2 goals + 1 both ways" is met by one goal met both ways
+  and two more goals met at least one way [default].
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from castell_dsl.language.ruleset import Record
+
+
+def measures(logic: Any, game: Any, player: int) -> dict[str, int]:
+    """What every objective name measures for one player now."""
+    g = game.state["g"]
+    facts = logic.facts(game, player)
+    tokens = [c for c in g["tokens"][player] if c >= 0]
+    by_cat = {cat: tokens.count(cat) for cat in g["cats"]}
+    by_colour = [0] * logic.ncolours
+    for colour in g["buttons"][player]:
+        if colour >= 0:
+            by_colour[colour] += 1
+    return {
+        "score": game.score_of(player),
+        "rainbow": len(g["rainbows"][player]),
+        "each_cat": sum(1 for n in by_cat.values() if n),
+        "cat_tokens": len(tokens),
+        "tokens_of_one_cat": max(by_cat.values(), default=0),
+        "buttons_of_one_colour": max(by_colour, default=0),
+        "goals": len(facts["goals_one_way"]) + len(facts["goals_both_ways"]),
+        "goals_both_ways": len(facts["goals_both_ways"]),
+    }
+
+
+def needed(scenario: Record, name: str, cats_in_play: int) -> int:
+    """The value an objective needs (see the module docstring for `goals`)."""
+    objective = scenario.objective[name]
+    if name == "each_cat":
+        return cats_in_play
+    if name == "rainbow":
+        return 1
+    if name == "goals":
+        both = scenario.objective.get("goals_both_ways")
+        return objective.at_least + (both.at_least if both is not None else 0)
+    return objective.at_least
+
+
+def scenario_report(logic: Any, game: Any, scenario: Record) -> dict[str, Any]:
+    """Per player, each objective with what it needs, what was reached, and whether it was
+    met; a player passes the scenario by meeting all of them (K-8.4)."""
+    players = []
+    cats_in_play = len(game.state["g"]["cats"])
+    for player in range(game.players):
+        values = measures(logic, game, player)
+        objectives = []
+        for name in scenario.objective:
+            need = needed(scenario, name, cats_in_play)
+            objectives.append(
+                {
+                    "objective": name,
+                    "at_least": scenario.objective[name].at_least,
+                    "needed": need,
+                    "value": values[name],
+                    "met": values[name] >= need,
+                }
+            )
+        players.append(
+            {
+                "seat": player,
+                "passed": all(o["met"] for o in objectives),
+                "objectives": objectives,
+            }
+        )
+    return {"number": scenario.number, "title": scenario.title, "players": players}
