@@ -19,6 +19,7 @@ def three_in_a_row(table, game, colour: str, row: int, start: int = 0) -> None:
 
 
 def test_k_6_1_a_group_of_three_of_one_colour_earns_a_button(table):
+    """K-6.1."""
     game = fresh(table)
     table.put(game, 0, "pink/dots", 1, 1)
     table.put(game, 0, "pink/ferns", 2, 1)
@@ -29,6 +30,7 @@ def test_k_6_1_a_group_of_three_of_one_colour_earns_a_button(table):
 
 
 def test_k_6_1_growing_a_button_group_earns_nothing_more(table):
+    """K-6.1."""
     game = fresh(table)
     for col in range(6):
         table.put(game, 0, f"green/{['dots', 'ferns', 'vines'][col % 3]}", col, 1)
@@ -36,6 +38,7 @@ def test_k_6_1_growing_a_button_group_earns_nothing_more(table):
 
 
 def test_k_6_1_a_separate_group_of_the_same_colour_earns_another(table):
+    """K-6.1."""
     game = fresh(table)
     three_in_a_row(table, game, "yellow", 1)
     three_in_a_row(table, game, "yellow", 5)
@@ -43,6 +46,7 @@ def test_k_6_1_a_separate_group_of_the_same_colour_earns_another(table):
 
 
 def test_k_6_1_joining_two_button_groups_keeps_both_and_earns_none(table):
+    """K-6.1."""
     game = fresh(table)
     three_in_a_row(table, game, "purple", 1, start=0)
     three_in_a_row(table, game, "purple", 1, start=4)
@@ -53,6 +57,7 @@ def test_k_6_1_joining_two_button_groups_keeps_both_and_earns_none(table):
 
 
 def test_k_6_2_one_button_of_each_colour_earns_the_rainbow_button_once(table):
+    """K-6.2."""
     game = fresh(table)
     spots = [(0, 0), (4, 0), (0, 2), (4, 2), (0, 5), (4, 5)]
     for colour, (col, row) in zip(COLOURS, spots, strict=True):
@@ -76,6 +81,7 @@ def test_k_6_2_one_button_of_each_colour_earns_the_rainbow_button_once(table):
 
 
 def test_k_7_1_total_is_goals_plus_cats_plus_buttons(table):
+    """K-7.1."""
     game = table.play_out(table.game(players=3, variants=(), seed=12))
     for player in game.result()["players"]:
         assert set(player["categories"]) == {"goals", "cats", "buttons"}
@@ -100,6 +106,7 @@ def give(table, game, seat: int, cats=(), buttons=()):
 
 
 def test_k_7_2_a_tie_goes_to_the_most_cat_tokens(table):
+    """K-7.2."""
     game = two_player_table(table)
     give(table, game, 0, cats=["Millie"])  # 3 points, 1 token
     give(table, game, 1, buttons=["pink"])  # 3 points, 0 tokens
@@ -109,6 +116,7 @@ def test_k_7_2_a_tie_goes_to_the_most_cat_tokens(table):
 
 
 def test_k_7_2_then_the_most_buttons_rainbow_included(table):
+    """K-7.2."""
     game = two_player_table(table)
     give(table, game, 0, cats=["Millie"], buttons=["pink", "green"])  # 9: 1 token, 2 buttons
     give(table, game, 1, cats=["Cira"])  # 9: 1 token, 0 buttons
@@ -124,6 +132,7 @@ def test_k_7_2_then_the_most_buttons_rainbow_included(table):
 
 
 def test_k_7_2_still_tied_the_win_is_shared(table):
+    """K-7.2."""
     game = two_player_table(table)
     give(table, game, 0, cats=["Tibbit"], buttons=["pink"])
     give(table, game, 1, cats=["Tibbit"], buttons=["green"])

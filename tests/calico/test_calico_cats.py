@@ -65,6 +65,7 @@ def indices(table, game, cells) -> list[int]:
 
 
 def test_shapes_in_the_rule_file_are_the_k_5_2_shapes(table):
+    """K-5.2."""
     game = table.game()
     rules = game.rules
     for name in SHAPES:
@@ -75,6 +76,7 @@ def test_shapes_in_the_rule_file_are_the_k_5_2_shapes(table):
 
 @pytest.mark.parametrize("name", list(SHAPES))
 def test_k_5_2_k_5_3_a_shape_cat_is_found_in_every_rotation(table, name):
+    """K-5.2, K-5.3."""
     game = table.game()
     logic = game.logic
     cat = logic.cat_index[name]
@@ -87,6 +89,7 @@ def test_k_5_2_k_5_3_a_shape_cat_is_found_in_every_rotation(table, name):
 
 @pytest.mark.parametrize("name", list(SHAPES))
 def test_k_5_3_a_shape_with_one_extra_patch_attached_is_refused(table, name):
+    """K-5.3."""
     game = table.game()
     logic = game.logic
     cat = logic.cat_index[name]
@@ -98,6 +101,7 @@ def test_k_5_3_a_shape_with_one_extra_patch_attached_is_refused(table, name):
 
 @pytest.mark.parametrize("name", list(SHAPES))
 def test_k_5_3_the_contains_option_accepts_a_larger_group(table, name, tmp_path):
+    """K-5.3."""
     from castell_dsl import load_rules
     from castell_dsl.engine.game import Game
 
@@ -118,6 +122,7 @@ def test_k_5_3_the_contains_option_accepts_a_larger_group(table, name, tmp_path)
 
 
 def test_k_5_3_a_placed_shape_attracts_its_cat_when_it_is_complete(table):
+    """K-5.3."""
     game = table.game()
     table.clear(game)
     table.assign(game, Rumi=["dots", "ferns"], Millie=["vines", "stripes"],
@@ -132,6 +137,7 @@ def test_k_5_3_a_placed_shape_attracts_its_cat_when_it_is_complete(table):
 
 
 def test_k_5_1_k_5_2_a_group_cat_needs_enough_patches_of_one_of_its_patterns(table):
+    """K-5.1, K-5.2."""
     game = table.game()
     table.clear(game)
     table.assign(game, Tibbit=["dots", "ferns"], Millie=["vines", "stripes"],
@@ -146,6 +152,7 @@ def test_k_5_1_k_5_2_a_group_cat_needs_enough_patches_of_one_of_its_patterns(tab
 
 
 def test_k_5_4_a_group_growing_past_its_threshold_earns_once(table):
+    """K-5.4."""
     game = table.game()
     table.clear(game)
     table.assign(game, Millie=["dots", "ferns"], Tibbit=["vines", "stripes"],
@@ -157,6 +164,7 @@ def test_k_5_4_a_group_growing_past_its_threshold_earns_once(table):
 
 
 def test_k_5_4_joining_a_group_that_attracted_a_cat_earns_nothing(table):
+    """K-5.4."""
     game = table.game()
     table.clear(game)
     table.assign(game, Millie=["dots", "ferns"], Tibbit=["vines", "stripes"],
@@ -170,6 +178,7 @@ def test_k_5_4_joining_a_group_that_attracted_a_cat_earns_nothing(table):
 
 
 def test_k_5_4_two_small_groups_merged_into_a_large_one_earn_then(table):
+    """K-5.4."""
     game = table.game()
     table.clear(game)
     table.assign(game, Coconut=["dots", "ferns"], Tibbit=["vines", "stripes"],
@@ -182,6 +191,7 @@ def test_k_5_4_two_small_groups_merged_into_a_large_one_earn_then(table):
 
 
 def test_k_5_4_the_same_cat_twice_needs_two_groups_that_do_not_touch(table):
+    """K-5.4."""
     game = table.game()
     table.clear(game)
     table.assign(game, Millie=["dots", "ferns"], Tibbit=["vines", "stripes"],
@@ -194,6 +204,7 @@ def test_k_5_4_the_same_cat_twice_needs_two_groups_that_do_not_touch(table):
 
 
 def test_k_5_4_touching_groups_of_the_cats_two_patterns_each_attract_it(table):
+    """K-5.4."""
     game = table.game()
     table.clear(game)
     table.assign(game, Millie=["dots", "ferns"], Tibbit=["vines", "stripes"],
@@ -206,6 +217,7 @@ def test_k_5_4_touching_groups_of_the_cats_two_patterns_each_attract_it(table):
 
 
 def test_k_5_4_the_literal_reading_refuses_a_group_touching_the_first(table, tmp_path):
+    """K-5.4."""
     from castell_dsl import load_rules
     from castell_dsl.engine.game import Game
 
@@ -231,6 +243,7 @@ def test_k_5_4_the_literal_reading_refuses_a_group_touching_the_first(table, tmp
 
 
 def test_k_5_5_tokens_never_run_out_and_score_their_cats_points(table):
+    """K-5.5."""
     game = table.game()
     table.clear(game)
     table.assign(game, Millie=["dots", "ferns"], Tibbit=["vines", "stripes"],

@@ -89,6 +89,7 @@ def test_a_board_with_a_hole_in_its_ring_is_refused(diagnose):
     ],
 )
 def test_k_8_4_scenario_objectives_must_be_well_formed(diagnose, objectives, code):
+    """K-8.4."""
     text = f'extends "calico"\nscenario {{ number 1  title "x"  {objectives} }}\n'
     report = diagnose(text, "scenario.castell")
     assert only_code(report) == code

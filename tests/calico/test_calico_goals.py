@@ -45,6 +45,7 @@ def score_goal(table, goal: str, colours: list[str], patterns: list[str]):
 
 @pytest.mark.parametrize("goal", list(GOALS))
 def test_k_4_1_k_4_2_goal_met_by_colour_only_scores_its_lower_value(table, goal):
+    """K-4.1, K-4.2."""
     counts, one, _both = GOALS[goal]
     facts, points = score_goal(table, goal, kinds_for(counts, COLOURS), ["dots"] * 6)
     assert facts["goals_one_way"] == [goal] and facts["goals_both_ways"] == []
@@ -53,6 +54,7 @@ def test_k_4_1_k_4_2_goal_met_by_colour_only_scores_its_lower_value(table, goal)
 
 @pytest.mark.parametrize("goal", list(GOALS))
 def test_k_4_1_k_4_2_goal_met_by_pattern_only_scores_its_lower_value(table, goal):
+    """K-4.1, K-4.2."""
     counts, one, _both = GOALS[goal]
     facts, points = score_goal(table, goal, ["pink"] * 6, kinds_for(counts, PATTERNS, 2))
     assert facts["goals_one_way"] == [goal]
@@ -61,6 +63,7 @@ def test_k_4_1_k_4_2_goal_met_by_pattern_only_scores_its_lower_value(table, goal
 
 @pytest.mark.parametrize("goal", list(GOALS))
 def test_k_4_1_k_4_2_goal_met_both_ways_scores_its_higher_value(table, goal):
+    """K-4.1, K-4.2."""
     counts, _one, both = GOALS[goal]
     colours = kinds_for(counts, COLOURS)
     patterns = kinds_for(counts, PATTERNS, 3)
@@ -71,6 +74,7 @@ def test_k_4_1_k_4_2_goal_met_both_ways_scores_its_higher_value(table, goal):
 
 @pytest.mark.parametrize("goal", list(GOALS))
 def test_k_4_1_goal_met_neither_way_scores_nothing(table, goal):
+    """K-4.1."""
     # Six of one kind meets no goal [default], by colour or by pattern.
     facts, points = score_goal(table, goal, ["green"] * 6, ["vines"] * 6)
     assert facts["goals_one_way"] == facts["goals_both_ways"] == []
@@ -78,6 +82,7 @@ def test_k_4_1_goal_met_neither_way_scores_nothing(table, goal):
 
 
 def test_k_4_2_counts_are_matched_exactly_not_at_least(table):
+    """K-4.2."""
     # 3-3 is not 3-2-1, and 2-2-2 is not 2-2-1-1: a multiset of counts, not a minimum.
     facts, _ = score_goal(table, "aaa_bb_c", kinds_for([3, 3], COLOURS), ["dots"] * 6)
     assert facts["goals_one_way"] == []
@@ -86,6 +91,7 @@ def test_k_4_2_counts_are_matched_exactly_not_at_least(table):
 
 
 def test_k_4_1_a_goal_with_an_empty_neighbour_is_not_met(table):
+    """K-4.1."""
     game = table.game()
     table.clear(game)
     for (col, row), colour in zip(AROUND_3_2[:5], COLOURS, strict=False):
@@ -94,6 +100,7 @@ def test_k_4_1_a_goal_with_an_empty_neighbour_is_not_met(table):
 
 
 def test_k_4_2_the_order_of_the_six_neighbours_does_not_matter(table):
+    """K-4.2."""
     # The same six patches in another order around the goal meet it just the same.
     counts, one, _ = GOALS["aaaa_bb"]
     colours = kinds_for(counts, COLOURS)

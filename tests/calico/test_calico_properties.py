@@ -43,6 +43,7 @@ def bag_patches(game: Game) -> int:
 
 @given(players=st.integers(1, 4), seed=st.integers(0, 2**31))
 def test_k_1_1_k_3_4_k_7_1_invariants_hold_in_random_games(players, seed):
+    """K-1.1, K-3.4, K-7.1."""
     game = play_game(RULES, players, seed, ["random"] * players)
     g = game.state["g"]
     assert bag_patches(game) == 108
@@ -65,6 +66,7 @@ def test_k_1_1_k_3_4_k_7_1_invariants_hold_in_random_games(players, seed):
     seed=st.integers(0, 2**31),
 )
 def test_k_1_1_patches_are_conserved_move_by_move_in_every_variant(variant, players, seed):
+    """K-1.1."""
     rules = VARIANT_RULES[variant]
     game = Game(rules, players, seed, record_events=False)
     bots = [make_bot("random", rules, s, seed) for s in range(players)]

@@ -14,6 +14,7 @@ RULES = load_rules("calico")
 
 
 def test_k_1_1_the_box_holds_108_patches_six_colours_by_six_patterns_by_three():
+    """K-1.1."""
     assert len(RULES.named("colour")) == 6
     assert len(RULES.named("pattern")) == 6
     assert RULES.one("components")["patches"] == 108
@@ -29,6 +30,7 @@ def test_k_1_1_the_box_holds_108_patches_six_colours_by_six_patterns_by_three():
 
 
 def test_k_1_2_boards_match_the_reference_file_and_hold_goal_spaces(table):
+    """K-1.2."""
     reference = json.loads(table.boards_file.read_text())
     assert [list(c) for c in RULES.one("quilt").goal_spaces] == reference["goal_spaces"]
     for name, edges in reference["boards"].items():
@@ -42,6 +44,7 @@ def test_k_1_2_boards_match_the_reference_file_and_hold_goal_spaces(table):
 
 
 def test_k_1_2_a_new_quilt_has_24_edge_patches_3_goal_spaces_and_22_empty_hexes(table):
+    """K-1.2."""
     game = table.game(players=4)
     for quilt in table.g(game)["quilts"]:
         assert sum(1 for v in quilt if v >= 0) == 24
@@ -58,12 +61,14 @@ def test_k_1_2_a_new_quilt_has_24_edge_patches_3_goal_spaces_and_22_empty_hexes(
     ],
 )
 def test_k_1_3_neighbours_follow_the_odd_rows_shifted_right_layout(cell, expected):
+    """K-1.3."""
     from castell_plugins.calico import hexes
 
     assert hexes.offset_neighbours(*cell) == expected
 
 
 def test_k_1_3_edge_patches_count_like_any_other_for_groups(table):
+    """K-1.3."""
     game = table.game()
     g = table.g(game)
     quilt = g["quilts"][0]
@@ -85,6 +90,7 @@ def test_k_1_3_edge_patches_count_like_any_other_for_groups(table):
 
 
 def test_k_1_4_components_ten_cats_six_goals_four_boards():
+    """K-1.4."""
     components = RULES.one("components")
     assert components["cats"] == len(RULES.named("cat")) == 10
     assert components["goals"] == len(RULES.named("goal")) == 6
@@ -94,6 +100,7 @@ def test_k_1_4_components_ten_cats_six_goals_four_boards():
 
 
 def test_k_2_1_beginner_setup_fixes_cats_and_goals_in_order(table):
+    """K-2.1."""
     game = table.game(players=2, variants=("beginner",))
     g = table.g(game)
     assert [game.logic.cat_names[c] for c in g["cats"]] == ["Millie", "Tibbit", "Coconut"]
@@ -105,6 +112,7 @@ def test_k_2_1_beginner_setup_fixes_cats_and_goals_in_order(table):
 
 
 def test_k_2_2_standard_setup_draws_a_cat_per_dot_group_and_reveals_four_goals():
+    """K-2.2."""
     for seed in range(20):
         game = Game(RULES, 3, seed)
         g = game.state["g"]
@@ -115,6 +123,7 @@ def test_k_2_2_standard_setup_draws_a_cat_per_dot_group_and_reveals_four_goals()
 
 
 def test_k_2_2_players_choose_three_of_four_goals_and_their_spaces():
+    """K-2.2."""
     game = Game(RULES, 2, 5)
     actions = game.legal_actions()
     assert {a.kind for a in actions} == {"goals"}
@@ -127,6 +136,7 @@ def test_k_2_2_players_choose_three_of_four_goals_and_their_spaces():
 
 
 def test_k_2_3_every_pattern_belongs_to_exactly_one_cat_two_per_cat():
+    """K-2.3."""
     for seed in range(20):
         game = Game(RULES, 1, seed)
         g = game.state["g"]
@@ -136,6 +146,7 @@ def test_k_2_3_every_pattern_belongs_to_exactly_one_cat_two_per_cat():
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_k_2_4_hands_of_two_and_a_market_of_three_from_the_bag(players):
+    """K-2.4."""
     game = Game(RULES, players, 11)
     g = game.state["g"]
     assert all(len(hand) == 2 for hand in g["hands"])

@@ -14,6 +14,7 @@ def rejection(game, text: str) -> str:
 
 
 def test_k_3_1_turns_go_round_from_the_first_player(table):
+    """K-3.1."""
     game = table.game(players=3, seed=4)
     first = game.state["first_player"]
     seen = []
@@ -25,6 +26,7 @@ def test_k_3_1_turns_go_round_from_the_first_player(table):
 
 
 def test_k_3_1_each_turn_is_place_then_take(table):
+    """K-3.1."""
     game = table.game(players=2)
     assert {a.kind for a in game.legal_actions()} == {"place"}
     market = table.g(game)["market"]
@@ -36,6 +38,7 @@ def test_k_3_1_each_turn_is_place_then_take(table):
 
 
 def test_k_3_2_a_patch_goes_from_hand_to_an_empty_hex(table):
+    """K-3.2."""
     game = table.game()
     g = table.g(game)
     logic = game.logic
@@ -48,6 +51,7 @@ def test_k_3_2_a_patch_goes_from_hand_to_an_empty_hex(table):
 
 
 def test_k_3_2_refusals_have_stable_codes_and_plain_messages(table):
+    """K-3.2."""
     game = table.game()
     g = table.g(game)
     logic = game.logic
@@ -69,6 +73,7 @@ def test_k_3_2_refusals_have_stable_codes_and_plain_messages(table):
 
 
 def test_k_3_3_take_a_market_patch_and_refill_from_the_bag(table):
+    """K-3.3."""
     game = table.game(players=2)
     g = table.g(game)
     game.apply(game.legal_actions()[0])
@@ -84,6 +89,7 @@ def test_k_3_3_take_a_market_patch_and_refill_from_the_bag(table):
 
 
 def test_k_3_3_duplicate_market_patches_need_no_slot_in_the_normal_game(table):
+    """K-3.3."""
     game = table.game()
     g = table.g(game)
     game.apply(game.legal_actions()[0])
@@ -97,6 +103,7 @@ def test_k_3_3_duplicate_market_patches_need_no_slot_in_the_normal_game(table):
 
 
 def test_k_3_4_the_game_ends_with_full_quilts_and_no_last_market_step(table):
+    """K-3.4."""
     game = table.play_out(table.game(players=2, seed=3))
     g = table.g(game)
     assert game.is_over() and game.round == 22
@@ -109,6 +116,7 @@ def test_k_3_4_the_game_ends_with_full_quilts_and_no_last_market_step(table):
 
 
 def test_k_3_4_take_when_full_option_keeps_the_last_market_step(table, tmp_path):
+    """K-3.4."""
     path = tmp_path / "full.castell"
     path.write_text(
         'extends "calico"\n'

@@ -13,6 +13,7 @@ COLOURS = ["dark_blue", "light_blue", "green", "yellow", "pink", "purple"]
 
 
 def test_k_8_1_family_goals_are_face_down_and_score_nothing(table):
+    """K-8.1."""
     game = table.game(players=2, variants=("family",))
     g = table.g(game)
     assert [game.logic.cat_names[c] for c in g["cats"]] == ["Millie", "Tibbit", "Coconut"]
@@ -32,6 +33,7 @@ def test_k_8_1_family_goals_are_face_down_and_score_nothing(table):
 
 
 def test_k_8_2_low_luck_leaves_72_patches_for_two_players(table):
+    """K-8.2."""
     game = Game(load_rules("calico", ("low-luck",)), 2, 3)
     g = table.g(game)
     in_play = sum(g["bag"]) + len(g["market"]) + sum(len(h) for h in g["hands"])
@@ -43,6 +45,7 @@ def test_k_8_2_low_luck_leaves_72_patches_for_two_players(table):
 
 
 def test_k_8_3_solo_is_one_player_only():
+    """K-8.3."""
     rules = load_rules("calico", ("solo",))
     assert rules.game.players == (1, 1)
     with pytest.raises(ValueError):
@@ -50,6 +53,7 @@ def test_k_8_3_solo_is_one_player_only():
 
 
 def test_k_8_3_solo_market_discards_the_farthest_slides_and_refills_two(table):
+    """K-8.3."""
     game = Game(load_rules("calico", ("solo", "beginner")), 1, 8)
     g = table.g(game)
     game.apply(game.legal_actions()[0])
@@ -65,6 +69,7 @@ def test_k_8_3_solo_market_discards_the_farthest_slides_and_refills_two(table):
 
 
 def test_k_8_3_solo_duplicates_name_their_slot(table):
+    """K-8.3."""
     game = Game(load_rules("calico", ("solo", "beginner")), 1, 8)
     g = table.g(game)
     game.apply(game.legal_actions()[0])
@@ -79,6 +84,7 @@ def test_k_8_3_solo_duplicates_name_their_slot(table):
 
 
 def test_k_8_3_solo_combines_with_low_luck_and_a_scenario(table):
+    """K-8.3."""
     rules = load_rules("calico", ("solo", "low-luck", "scenario-2"))
     game = table.play_out(Game(rules, 1, 4))
     g = table.g(game)
@@ -87,6 +93,7 @@ def test_k_8_3_solo_combines_with_low_luck_and_a_scenario(table):
 
 
 def test_k_8_2_family_and_beginner_cannot_both_set_up_the_game():
+    """K-8.2."""
     with pytest.raises(RuleError) as info:
         load_rules("calico", ("family", "beginner"))
     assert "E0273" in str(info.value)
@@ -102,6 +109,7 @@ SCENARIOS = {
 
 @pytest.mark.parametrize("number", list(SCENARIOS))
 def test_k_8_4_a_scenario_fixes_goals_and_cats_and_the_player_places_the_goals(table, number):
+    """K-8.4."""
     goals, cats = SCENARIOS[number]
     game = Game(load_rules("calico", (f"scenario-{number}",)), 1, number)
     g = table.g(game)
@@ -114,6 +122,7 @@ def test_k_8_4_a_scenario_fixes_goals_and_cats_and_the_player_places_the_goals(t
 
 
 def test_k_8_4_k_8_5_a_finished_scenario_game_reports_its_objectives(table):
+    """K-8.4, K-8.5."""
     game = table.play_out(Game(load_rules("calico", ("scenario-3",)), 1, 2))
     report = game.result()["report"]["scenario"]
     assert report["number"] == 3
@@ -130,6 +139,7 @@ def test_k_8_4_k_8_5_a_finished_scenario_game_reports_its_objectives(table):
 
 
 def test_k_8_4_objectives_measure_goals_cats_buttons_and_score(table):
+    """K-8.4."""
     game = Game(load_rules("calico", ("scenario-6",)), 1, 1)
     game.apply(game.legal_actions()[0])
     g = table.g(game)

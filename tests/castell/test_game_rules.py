@@ -68,6 +68,7 @@ def festival_game(players: int = 4):
 
 
 def test_c1_1_two_to_four_players():
+    """C-1.1."""
     for n in (2, 3, 4):
         assert fresh(n).players == n
     for n in (1, 5):
@@ -76,6 +77,7 @@ def test_c1_1_two_to_four_players():
 
 
 def test_c1_2_the_game_lasts_ten_rounds():
+    """C-1.2."""
     from castell_dsl.simulation import play_game
 
     game = play_game(load_rules("castell"), 3, 11, ["random"] * 3, record_events=True)
@@ -86,6 +88,7 @@ def test_c1_2_the_game_lasts_ten_rounds():
 
 
 def test_c1_3_tie_on_total_broken_by_best_tower_then_shared():
+    """C-1.3."""
     game = fresh(3)
     state = g(game)
     # Seat 0: best tower 9. Seat 1: best tower 4 + a trophy (5) = 9. Seat 2: best tower 9.
@@ -98,6 +101,7 @@ def test_c1_3_tie_on_total_broken_by_best_tower_then_shared():
 
 
 def test_c1_3_and_c10_7_most_points_wins():
+    """C-1.3, C-10.7."""
     game = fresh(2)
     g(game)["best"] = [5, 8]
     assert game.result()["winners"] == [1]
@@ -117,6 +121,7 @@ def test_c2_components_counts():
 
 @pytest.mark.parametrize("players, per_region", [(2, 3), (3, 4), (4, 5)])
 def test_c3_1_regions_receive_castellers_by_player_count(players, per_region):
+    """C-3.1."""
     game = fresh(players)
     assert [sum(r) for r in g(game)["regions"]] == [per_region] * 7
     in_play = sum(sum(r) for r in g(game)["regions"]) + sum(sum(t) for t in g(game)["teams"])
@@ -124,6 +129,7 @@ def test_c3_1_regions_receive_castellers_by_player_count(players, per_region):
 
 
 def test_c3_2_wheel_tiles_placed_at_random_all_regions_side_up():
+    """C-3.2."""
     wheels = {tuple(g(fresh(seed=s))["wheel"]) for s in range(8)}
     assert len(wheels) > 1
     for wheel in wheels:
@@ -135,6 +141,7 @@ def test_c3_2_wheel_tiles_placed_at_random_all_regions_side_up():
 
 @pytest.mark.parametrize("players, spaces", [(2, 8), (3, 12), (4, 12)])
 def test_c3_3_festival_calendar_by_player_count(players, spaces):
+    """C-3.3."""
     game = fresh(players)
     calendar = g(game)["calendar"]
     assert len(calendar) == spaces
@@ -146,6 +153,7 @@ def test_c3_3_festival_calendar_by_player_count(players, spaces):
 
 
 def test_c3_4_two_local_performances_per_region_the_rest_boxed():
+    """C-3.4."""
     game = fresh()
     rows = g(game)["lp"]
     assert [len(r) for r in rows] == [2] * 7
@@ -153,6 +161,7 @@ def test_c3_4_two_local_performances_per_region_the_rest_boxed():
 
 
 def test_c3_5_each_player_starts_with_seven_castellers_and_tokens():
+    """C-3.5."""
     game = fresh()
     for p in range(4):
         assert sum(g(game)["teams"][p]) == 7
@@ -162,6 +171,7 @@ def test_c3_5_each_player_starts_with_seven_castellers_and_tokens():
 
 
 def test_c3_6_first_player_drawn_with_the_seed():
+    """C-3.6."""
     firsts = {fresh(seed=s).state["first_player"] for s in range(20)}
     assert firsts == {0, 1, 2, 3}
     assert fresh(seed=5).state["first_player"] == fresh(seed=5).state["first_player"]
@@ -176,6 +186,7 @@ def play_round_of_ends(game) -> None:
 
 
 def test_c4_0_round_order_refill_wheel_turns_festivals():
+    """C-4.0."""
     game = fresh(2, seed=3)
     play_round_of_ends(game)  # round 1 over
     assert game.round == 2 and g(game)["wheel_turns"] == 1  # the wheel turned (C-6.5)
@@ -186,6 +197,7 @@ def test_c4_0_round_order_refill_wheel_turns_festivals():
 
 
 def test_c4_1_turns_go_clockwise_from_the_first_player():
+    """C-4.1."""
     game = fresh(4, seed=9)
     first = game.state["first_player"]
     seen = []
@@ -197,6 +209,7 @@ def test_c4_1_turns_go_clockwise_from_the_first_player():
 
 
 def test_c4_2_each_action_at_most_once_in_any_order_and_any_may_be_skipped():
+    """C-4.2."""
     game = fresh()
     p = game.current_player
     set_team(game, p, [5, 5, 5, 4, 4, 3])
@@ -209,6 +222,7 @@ def test_c4_2_each_action_at_most_once_in_any_order_and_any_may_be_skipped():
 
 
 def test_c4_3_first_move_anywhere_then_adjacent_only():
+    """C-4.3."""
     game = fresh()
     p = game.current_player
     game.apply("move Lleida")  # not adjacent to anything yet: the pawn is placed
@@ -227,6 +241,7 @@ def play_round_of_ends_except(game, player: int) -> None:
 
 
 def test_c4_4_recruit_up_to_two_from_the_pawns_region():
+    """C-4.4."""
     game = fresh()
     p = game.current_player
     assert rejection(game, "recruit 3") == "no-pawn"
@@ -259,6 +274,7 @@ def arrange_wheel(game, sector_tiles: dict[str, str]) -> None:
 
 
 def test_c4_5_train_from_the_regions_slot_or_the_all_regions_slot():
+    """C-4.5."""
     game = fresh()
     p = game.current_player
     arrange_wheel(game, {"Girona": "mix", "all_regions": "balance", "Lleida": "width"})
@@ -273,6 +289,7 @@ def test_c4_5_train_from_the_regions_slot_or_the_all_regions_slot():
 
 
 def test_c4_6_a_trained_special_tile_gives_a_free_special_action():
+    """C-4.6."""
     game = fresh()
     p = game.current_player
     arrange_wheel(game, {"Girona": "special"})
@@ -291,6 +308,7 @@ def test_c4_6_a_trained_special_tile_gives_a_free_special_action():
 
 
 def test_c4_7_special_recruit_move_anywhere_or_perform_spends_a_token():
+    """C-4.7."""
     game = fresh()
     p = game.current_player
     game.apply("move Girona")
@@ -305,6 +323,7 @@ def test_c4_7_special_recruit_move_anywhere_or_perform_spends_a_token():
 
 
 def test_c4_8_the_spent_token_goes_to_the_destination_region():
+    """C-4.8."""
     game = fresh()
     game.apply("move Girona")
     game.apply("special move Tarragona")
@@ -313,6 +332,7 @@ def test_c4_8_the_spent_token_goes_to_the_destination_region():
 
 
 def test_c4_9_no_token_no_special_action():
+    """C-4.9."""
     game = fresh()
     p = game.current_player
     game.apply("move Girona")
@@ -326,6 +346,7 @@ def test_c4_9_no_token_no_special_action():
 
 
 def test_c5_1_to_c5_4_the_engine_refuses_illegal_towers_with_the_reason():
+    """C-5.4, C-5.3."""
     game = fresh()
     p = game.current_player
     set_team(game, p, [6, 6, 5, 5, 5, 4, 4, 3])
@@ -340,6 +361,7 @@ def test_c5_1_to_c5_4_the_engine_refuses_illegal_towers_with_the_reason():
 
 
 def test_c5_5_and_c6_1_skills_relax_by_rank_from_zero_to_the_highest():
+    """C-5.5, C-6.1."""
     game = fresh()
     p = game.current_player
     set_team(game, p, [5, 5, 5, 4, 4, 4, 3])
@@ -353,6 +375,7 @@ def test_c5_5_and_c6_1_skills_relax_by_rank_from_zero_to_the_highest():
 
 
 def test_c5_6_rebuild_freely_and_the_tower_is_what_the_festival_scores():
+    """C-5.6."""
     game = fresh()
     p = game.current_player
     set_team(game, p, [6, 6, 6, 5, 5, 4, 3, 2])
@@ -363,6 +386,7 @@ def test_c5_6_rebuild_freely_and_the_tower_is_what_the_festival_scores():
 
 
 def test_c6_5_the_wheel_turns_one_slot_each_round_from_round_two():
+    """C-6.5."""
     game = fresh(2)
     logic = game.logic
     before = logic.wheel_view(g(game))
@@ -377,6 +401,7 @@ def test_c6_5_the_wheel_turns_one_slot_each_round_from_round_two():
 
 
 def test_c7_1_refill_in_a_fixed_order_when_the_bag_is_short():
+    """C-7.1."""
     game = fresh(2)
     state = g(game)
     state["regions"] = [[0] * 10 for _ in range(7)]
@@ -401,6 +426,7 @@ def put_tile(game, region_name: str, tile_name: str) -> int:
 
 
 def test_c8_1_c8_3_c8_5_perform_a_shape_take_the_tile_and_the_tokens():
+    """C-8.1, C-8.3, C-8.5."""
     game = fresh()
     p = game.current_player
     tile = put_tile(game, "Girona", "LP01")  # shape 3-2-1
@@ -416,6 +442,7 @@ def test_c8_1_c8_3_c8_5_perform_a_shape_take_the_tile_and_the_tokens():
 
 
 def test_c8_2_c8_4_an_exhibition_needing_two_skills_in_exactly_its_levels():
+    """C-8.2, C-8.4."""
     game = fresh()
     p = game.current_player
     put_tile(game, "Girona", "LP22")  # balance + mix, 5 levels
@@ -430,6 +457,7 @@ def test_c8_2_c8_4_an_exhibition_needing_two_skills_in_exactly_its_levels():
 
 
 def test_c8_6_performing_needs_the_pawn_in_the_tiles_region_and_a_tile_is_taken_once():
+    """C-8.6."""
     game = fresh()
     p = game.current_player
     put_tile(game, "Girona", "LP01")
@@ -453,6 +481,7 @@ def compete(game, player, where: str | None, tower):
 
 
 def test_c9_1_festivals_only_at_the_end_of_rounds_three_to_ten():
+    """C-9.1."""
     from castell_dsl.simulation import play_game
 
     game = play_game(load_rules("castell"), 4, 2, ["random"] * 4, record_events=True)
@@ -462,6 +491,7 @@ def test_c9_1_festivals_only_at_the_end_of_rounds_three_to_ten():
 
 
 def test_c9_2_requirements_region_sizes_and_four_levels():
+    """C-9.2."""
     game, fest = festival_game()
     tall = [[6, 6, 6], [5, 5, 5], [4, 4], [2]]
     compete(game, 0, "Barcelona", tall)  # competes
@@ -473,6 +503,7 @@ def test_c9_2_requirements_region_sizes_and_four_levels():
 
 
 def test_c9_3_best_tower_score_only_rises():
+    """C-9.3."""
     game, fest = festival_game()
     g(game)["best"][0] = 12
     compete(game, 0, "Barcelona", [[6, 6, 6], [5, 5, 5], [4, 4], [2]])
@@ -481,6 +512,7 @@ def test_c9_3_best_tower_score_only_rises():
 
 
 def test_c9_4_prizes_two_winners_tied_share_first_and_the_next_place_is_skipped():
+    """C-9.4."""
     game, fest = festival_game()
     high = [[6, 6, 6], [5, 5, 5], [4, 4], [2]]  # score 4 + 3 + 1 = 8
     low = [[6, 6], [5], [4], [2]]  # score 4 + 2 + 1 = 7
@@ -495,6 +527,7 @@ def test_c9_4_prizes_two_winners_tied_share_first_and_the_next_place_is_skipped(
 
 
 def test_c9_5_size_token_tie_broken_by_tower_score():
+    """C-9.5."""
     game, fest = festival_game()
     compete(game, 0, "Barcelona", [[6, 6, 6], [5, 5], [4], [3], [2]])  # three 6s, score 8
     compete(game, 1, "Barcelona", [[6, 6, 6], [5, 5], [4], [2]])  # three 6s, score 7
@@ -504,6 +537,7 @@ def test_c9_5_size_token_tie_broken_by_tower_score():
 
 
 def test_c9_5_size_token_still_tied_nobody_takes_it():
+    """C-9.5."""
     game, fest = festival_game()
     same = [[6, 6, 6], [5, 5, 5], [4, 4], [2]]
     compete(game, 0, "Barcelona", same)
@@ -513,6 +547,7 @@ def test_c9_5_size_token_still_tied_nobody_takes_it():
 
 
 def test_c9_5_the_most_matching_castellers_claims_the_token():
+    """C-9.5."""
     game, fest = festival_game()
     compete(game, 0, "Barcelona", [[7, 7, 7], [6, 6], [5], [2]])  # one 2
     compete(game, 1, "Barcelona", [[6, 6], [5], [2, 2], [1]])  # two 2s
@@ -549,6 +584,7 @@ def test_c10_scoring_categories_on_a_hand_built_end_state():
 
 
 def test_c10_3_region_variety_table():
+    """C-10.3."""
     rules = load_rules("castell")
     assert dict(rules.get("table", "region_variety").entries) == {
         1: 0, 2: 1, 3: 3, 4: 5, 5: 7, 6: 10, 7: 14,

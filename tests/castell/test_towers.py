@@ -157,7 +157,8 @@ def test_c6_3a_fewer_total_uses_wins(castell_tower_rules):
 
 
 def test_c6_3a_a_bottom_that_fits_is_not_a_base_level(castell_tower_rules):
-    """C-6.3: a skill is used only when the tower needs it: no Base accounting when it fits."""
+    """C-6.3, C-6.3a: a skill is used only when the tower needs it: no Base accounting
+    when the bottom fits."""
     result = check([[6, 6, 6], [5, 5], [4]], {"base": 1}, castell_tower_rules)
     assert result.accountings == (ZERO,)
     assert not meets_exhibition(result, ["base"])
