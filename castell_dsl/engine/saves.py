@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .actions import ActionError
-from .game import Game
+from .game import Game, rules_identity
 
 SAVE_FORMAT = "castell-save/1"
 REQUIRED = ("format", "rules", "options", "actions", "state_hash")
@@ -28,12 +28,7 @@ class SaveError(Exception):
 def save_record(game: Game, seats: list[str] | None = None) -> dict[str, Any]:
     return {
         "format": SAVE_FORMAT,
-        "rules": {
-            "name": game.rules.name,
-            "source": game.rules.sources[0] if game.rules.sources else game.rules.name,
-            "hash": game.rules.hash,
-            "variants": list(game.rules.variants),
-        },
+        "rules": rules_identity(game.rules),
         "options": {"players": game.players, "seed": game.seed},
         "seats": list(seats) if seats is not None else None,
         "actions": list(game.log),

@@ -26,7 +26,7 @@ from lark.exceptions import (
 from ..resources import grammar_path
 from . import syntax as s
 from .diagnostics import Diagnostics, Span
-from .source import MAX_INT_DIGITS, Source, check_nesting
+from .source import MAX_INT_DIGITS, Source, check_nesting, open_brackets
 
 KEYWORDS = (
     "include", "extends", "override", "remove", "when", "for", "in", "if", "and", "or", "not",
@@ -462,33 +462,8 @@ def _report_eof(source: Source, diags: Diagnostics, expected) -> None:
 
 
 def _unclosed_bracket(source: Source) -> tuple[str, int, int] | None:
-    stack: list[tuple[str, int, int]] = []
-    line, column = 1, 1
-    in_string = in_comment = escaped = False
-    for ch in source.text:
-        if ch == "\n":
-            line, column = line + 1, 1
-            in_comment = in_string = False
-            continue
-        if in_comment:
-            pass
-        elif in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == "#":
-            in_comment = True
-        elif ch == '"':
-            in_string = True
-        elif ch in "{[(":
-            stack.append((ch, line, column))
-        elif ch in "}])" and stack:
-            stack.pop()
-        column += 1
-    return stack[-1] if stack else None
+    still_open = open_brackets(source.text)
+    return still_open[-1] if still_open else None
 
 
 def _tokens_before(source: Source, err: Token, count: int = 4) -> list[Token]:
@@ -501,24 +476,8 @@ def _tokens_before(source: Source, err: Token, count: int = 4) -> list[Token]:
 
 
 def _innermost_bracket(text: str) -> str:
-    stack: list[str] = []
-    in_string = in_comment = False
-    for ch in text:
-        if ch == "\n":
-            in_comment = in_string = False
-        elif in_comment:
-            continue
-        elif in_string:
-            in_string = ch != '"'
-        elif ch == "#":
-            in_comment = True
-        elif ch == '"':
-            in_string = True
-        elif ch in "{[(":
-            stack.append(ch)
-        elif ch in "}])" and stack:
-            stack.pop()
-    return stack[-1] if stack else ""
+    still_open = open_brackets(text)
+    return still_open[-1][0] if still_open else ""
 
 
 def _misspelt_keyword(previous: list[Token]) -> tuple[Token, str] | None:

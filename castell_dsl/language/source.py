@@ -7,6 +7,7 @@ a linear scan, so that no input can make the parser recurse deeply, run for minu
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -85,20 +86,17 @@ def decode_source(data: bytes, display: str, diags: Diagnostics) -> Source | Non
     return Source(display, text)
 
 
-def check_nesting(source: Source, diags: Diagnostics) -> bool:
-    """Measure bracket depth with a linear scan (skipping strings and comments).
+def brackets(text: str) -> Iterator[tuple[str, int, int]]:
+    """Every brace, bracket and parenthesis outside strings and comments: (char, line, column).
 
-    Returns False, with a diagnostic, when the nesting is deeper than MAX_NESTING, so that the
-    parser and the tree transformer never see pathological depth.
+    A linear scan that the nesting check and the syntax-error messages share.
     """
-    depth = 0
     line, column = 1, 1
     in_string = in_comment = escaped = False
-    for ch in source.text:
+    for ch in text:
         if ch == "\n":
             line, column = line + 1, 1
-            in_comment = False
-            in_string = False
+            in_comment = in_string = False
             continue
         if in_comment:
             pass
@@ -113,7 +111,31 @@ def check_nesting(source: Source, diags: Diagnostics) -> bool:
             in_comment = True
         elif ch == '"':
             in_string = True
-        elif ch in "{[(":
+        elif ch in "{[()]}":
+            yield ch, line, column
+        column += 1
+
+
+def open_brackets(text: str) -> list[tuple[str, int, int]]:
+    """The brackets still open at the end of `text`, outermost first."""
+    stack: list[tuple[str, int, int]] = []
+    for ch, line, column in brackets(text):
+        if ch in "{[(":
+            stack.append((ch, line, column))
+        elif stack:
+            stack.pop()
+    return stack
+
+
+def check_nesting(source: Source, diags: Diagnostics) -> bool:
+    """Measure bracket depth with a linear scan (skipping strings and comments).
+
+    Returns False, with a diagnostic, when the nesting is deeper than MAX_NESTING, so that the
+    parser and the tree transformer never see pathological depth.
+    """
+    depth = 0
+    for ch, line, column in brackets(source.text):
+        if ch in "{[(":
             depth += 1
             if depth > MAX_NESTING:
                 diags.error(
@@ -123,7 +145,6 @@ def check_nesting(source: Source, diags: Diagnostics) -> bool:
                     "rule files need only a few levels of braces; is a closing brace missing?",
                 )
                 return False
-        elif ch in "}])":
+        else:
             depth = max(0, depth - 1)
-        column += 1
     return True

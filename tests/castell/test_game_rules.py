@@ -255,25 +255,7 @@ def test_c4_4_recruit_up_to_two_from_the_pawns_region():
     assert g(game)["regions"][region(game, "Girona")][7 - 1] == 1
 
 
-def arrange_wheel(game, sector_tiles: dict[str, str]) -> None:
-    """Put tiles in sectors (wheel not turned): {'Girona': 'mix', 'all_regions': 'balance'}."""
-    logic = game.logic
-    slots = list(range(len(logic.wheel_tiles)))
-    free = list(slots)
-    wheel = [None] * len(slots)
-    for sector, tile in sector_tiles.items():
-        i = logic.sectors.index(sector)
-        t = next(t for t in free if logic.wheel_tiles[t] == tile)
-        wheel[i] = t
-        free.remove(t)
-    for i in range(len(wheel)):
-        if wheel[i] is None:
-            wheel[i] = free.pop(0)
-    g(game)["wheel"] = wheel
-    g(game)["wheel_turns"] = 0
-
-
-def test_c4_5_train_from_the_regions_slot_or_the_all_regions_slot():
+def test_c4_5_train_from_the_regions_slot_or_the_all_regions_slot(arrange_wheel):
     """C-4.5."""
     game = fresh()
     p = game.current_player
@@ -288,7 +270,7 @@ def test_c4_5_train_from_the_regions_slot_or_the_all_regions_slot():
     assert g(game)["ranks"][p][game.logic.skill_index["mix"]] == 1
 
 
-def test_c4_6_a_trained_special_tile_gives_a_free_special_action():
+def test_c4_6_a_trained_special_tile_gives_a_free_special_action(arrange_wheel):
     """C-4.6."""
     game = fresh()
     p = game.current_player
@@ -360,7 +342,7 @@ def test_c5_1_to_c5_4_the_engine_refuses_illegal_towers_with_the_reason():
     assert "width limit of 3" in game.explain("tower 5,5,5,5/4,4/3").message  # C-5.3
 
 
-def test_c5_5_and_c6_1_skills_relax_by_rank_from_zero_to_the_highest():
+def test_c5_5_and_c6_1_skills_relax_by_rank_from_zero_to_the_highest(arrange_wheel):
     """C-5.5, C-6.1."""
     game = fresh()
     p = game.current_player

@@ -21,36 +21,19 @@ def fresh_plugins(monkeypatch):
     reset()
 
 
-def arrange(game, sectors: dict[str, str]) -> None:
-    logic = game.logic
-    wheel = [None] * len(logic.wheel_tiles)
-    free = list(range(len(logic.wheel_tiles)))
-    for sector, tile in sectors.items():
-        i = logic.sectors.index(sector)
-        t = next(t for t in free if logic.wheel_tiles[t] == tile)
-        wheel[i] = t
-        free.remove(t)
-    for i in range(len(wheel)):
-        if wheel[i] is None:
-            wheel[i] = free.pop(0)
-    game.state["g"]["wheel"] = wheel
-    game.state["g"]["wheel_turns"] = 0
-    game.invalidate()
-
-
 def trainable(game) -> list[str]:
     return sorted(a.text for a in game.legal_actions() if a.kind == "train")
 
 
-def test_c6_4_no_regions_all_regions_tile_trainable_only_in_the_standard_game():
+def test_c6_4_no_regions_all_regions_tile_trainable_only_in_the_standard_game(arrange_wheel):
     """C-3.2, C-4.5, C-6.4: the same position; the All Regions tile is trainable in the
     standard game, and not on the No Regions side of the wheel."""
     standard = new_game("castell", players=2, seed=1)
     advanced = new_game("castell", players=2, seed=1, variants=("no-regions",))
     assert advanced.view()["table"]["shared_sectors"] == []
     assert "no_regions" in advanced.view()["table"]["wheel"]
-    arrange(standard, {"Girona": "mix", "all_regions": "balance"})
-    arrange(advanced, {"Girona": "mix", "no_regions": "balance"})
+    arrange_wheel(standard, {"Girona": "mix", "all_regions": "balance"})
+    arrange_wheel(advanced, {"Girona": "mix", "no_regions": "balance"})
     for game in (standard, advanced):
         game.apply("move Girona")
     assert trainable(standard) == ["train balance", "train mix"]
