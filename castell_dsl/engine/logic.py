@@ -83,6 +83,10 @@ class GameLogic(ABC):
         """
         return float(game.score_of(player))
 
+    def notation(self) -> list[str]:
+        """Example actions in this game's notation, one per line, for a player's `help`."""
+        return []
+
     def hints(self, game: Game, player: int) -> list[str]:
         """Advice for a human player (`hint` in `castell play`): lines of text."""
         return []

@@ -603,6 +603,13 @@ class CalicoLogic(GameLogic):
         return float(game.score_of(player)) + progress(self, game.state["g"], player)
 
     # ---- views --------------------------------------------------------------------------------
+    def notation(self) -> list[str]:
+        return [
+            "goals all_different aa_bb_cc aaa_bbb   (your goals for the spaces, in order)",
+            "place pink/vines 3,2                   (a hand patch, then column,row)",
+            "take yellow/dots                       (a market patch)",
+        ]
+
     def view(self, game: Any) -> dict[str, Any]:
         from .views import public_view
 

@@ -845,6 +845,13 @@ class CastellLogic(GameLogic):
         value += 0.4 * g["tokens"][player]
         return value
 
+    def notation(self) -> list[str]:
+        return [
+            "move Girona            recruit 3 7            train balance",
+            "special recruit 4      special move Lleida    tower 6,6,6/5,5/4/3",
+            "special perform LP07 tower 5,5,5/4,4/3/2      end",
+        ]
+
     def hints(self, game: Any, player: int) -> list[str]:
         from .render import hints
 

@@ -20,12 +20,9 @@ from castell_dsl.engine.actions import ActionError
 from castell_dsl.frontends import Session, UndoError
 
 HELP = """\
-Type the number of an action, or an action in full, for example:
-  move Girona            recruit 3 7            train balance
-  special recruit 4      special move Lleida    special perform LP07 tower 5,5,5/4,4/3/2
-  tower 6,6,6/5,5/4/3    end
+Type the number of an action, or an action in full{examples}
 Commands:
-  hint        the solver's best towers for you now
+  hint        advice for your move
   undo        take back your actions of this turn (or your last turn)
   board       show the table again          log     the actions so far
   save [FILE] save the game                 quit    save and stop
@@ -139,7 +136,9 @@ class TerminalApp:
                 return True
             text = actions[index - 1].text
         elif word == "help":
-            self.console.print(HELP)
+            lines = session.game.logic.notation()
+            examples = ", for example:\n" + "\n".join(f"  {x}" for x in lines) if lines else "."
+            self.console.print(HELP.format(examples=examples), markup=False)
             return True
         elif word == "hint":
             for hint in session.game.logic.hints(session.game, player) or [
@@ -181,11 +180,9 @@ class TerminalApp:
 
     def show(self, player: int | None) -> None:
         game = self.session.game
-        self.console.rule(
-            f"Round {game.round} of {game.plan.rounds} — {self.session.describe_seat(player)}"
-            if player is not None
-            else f"Round {game.round}"
-        )
+        when = f"Round {game.round} of {game.plan.rounds}" if game.round else "Setup"
+        seat = f" — {self.session.describe_seat(player)}" if player is not None else ""
+        self.console.rule(when + seat)
         for renderable in game.logic.render(game, player):
             self.console.print(renderable)
 
