@@ -327,3 +327,43 @@ def test_c9_festival_optimum_under_variant_rules(variant, team, ranks, sizes, mi
     assert as_pair(solution) == bf.best_tower(team, ranks, rules, sizes, min_levels)
     if solution is not None:
         assert_valid(solution, ranks, rules, sizes)
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@settings(max_examples=bf.examples(30), deadline=None)
+@given(team=teams, ranks=ranks_st, data=st.data())
+def test_c8_shapes_and_exhibitions_under_variant_rules(variant, team, ranks, data):
+    """C-8.3 / C-8.4 with variant rule numbers (Mix windows over gaps, wider Width steps, no
+    Width skill): the solver's early rejections and search still equal brute force."""
+    rules = VARIANTS[variant]
+    team = [x for x in team if x in rules.sizes]
+    if data.draw(st.booleans(), label="shape"):
+        shape = sorted(data.draw(st.lists(st.integers(1, 5), min_size=1, max_size=5)), reverse=True)
+        solution = complete_shape(team, ranks, rules, shape)
+        expected = bf.best_tower(team, ranks, rules, shape=shape)
+    else:
+        needs = data.draw(st.lists(st.sampled_from(SKILLS), min_size=1, max_size=2, unique=True))
+        n_levels = data.draw(st.integers(1, 5), label="n_levels")
+        solution = complete_exhibition(team, ranks, rules, needs, n_levels)
+        expected = bf.best_tower(team, ranks, rules, n_levels=n_levels, needs=needs)
+    assert as_pair(solution) == expected
+    if solution is not None:
+        assert_valid(solution, ranks, rules)
+
+
+@pytest.mark.parametrize(
+    ("team", "ranks", "sizes"),
+    [
+        ([9] * 10 + [8] * 2, {"width": 2}, (9,)),
+        ([9] * 9 + [8] * 2 + [7], {"width": 2, "balance": 1}, (9, 7)),
+        ([9] * 10 + [8] * 2, {"width": 2, "mix": 1, "strength": 1}, (8,)),
+    ],
+)
+def test_very_wide_levels_equal_brute_force(team, ranks, sizes):
+    """A Width step of 4 allows levels far wider than the usual ones (the solver indexes its
+    pattern tables by width up to a fixed size and falls back beyond it)."""
+    rules = make_rules(width_step=4)
+    clear_cache()
+    solution = best_festival_tower(team, ranks, rules, sizes)
+    assert as_pair(solution) == bf.best_tower(team, ranks, rules, sizes=sizes)
+    assert_valid(solution, ranks, rules, sizes)
