@@ -95,12 +95,25 @@ class Plugins:
         return bool(getattr(self.manager.hook, hook_name).get_hookimpls())
 
     def hook_caller(self, hook_name: str) -> Callable[..., None] | None:
-        """A fast caller for a hook called often, or None when nothing implements it."""
-        if not self.implemented(hook_name):
+        """A fast caller for a hook called often (per move), or None when nothing implements
+        it: the implementations are looked up once, failures still name plugin and hook."""
+        impls = list(reversed(getattr(self.manager.hook, hook_name).get_hookimpls()))
+        if not impls:
             return None
+        if self.trace:
+
+            def traced(**kwargs: Any) -> None:
+                self.call(hook_name, **kwargs)
+
+            return traced
+        bound = [(impl.plugin_name, impl.function, tuple(impl.argnames)) for impl in impls]
 
         def call(**kwargs: Any) -> None:
-            self.call(hook_name, **kwargs)
+            for plugin, function, argnames in bound:
+                try:
+                    function(**{name: kwargs[name] for name in argnames})
+                except Exception as exc:
+                    raise PluginError(plugin, hook_name, exc) from exc
 
         return call
 

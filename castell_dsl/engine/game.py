@@ -44,6 +44,7 @@ class ActionPlan:
     required: bool
     ends_turn: bool
     after: tuple[str, ...]
+    ender: Action | None  # the action object of an ending action (`end`), made once
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,15 @@ def plan_for(rules: RuleSet) -> Plan:
     turns = {}
     for name, record in rules.named("turn").items():
         turns[name] = tuple(
-            ActionPlan(kind, spec, spec.limit, spec.required, spec.ends_turn, tuple(spec.after))
+            ActionPlan(
+                kind,
+                spec,
+                spec.limit,
+                spec.required,
+                spec.ends_turn,
+                tuple(spec.after),
+                Action(kind, (), kind) if spec.ends_turn else None,
+            )
             for kind, spec in record.action.items()
         )
     scoring = rules.one("scoring")
@@ -268,7 +277,7 @@ class Game:
         if plan.ends_turn:
             if rest:
                 raise ActionError(Rejection("bad-syntax", f"'{kind}' takes nothing after it"), text)
-            return Action(kind, (), kind)
+            return plan.ender
         try:
             return self.logic.parse(kind, rest)
         except ActionSyntaxError as exc:
@@ -297,21 +306,23 @@ class Game:
             return actions
         enders = []
         blocked = False
+        options_of = self.logic.options
         for plan in self._turn_plan():
+            kind = plan.kind
             if plan.ends_turn:
-                if plan.limit is None or used.get(plan.kind, 0) < plan.limit:
-                    enders.append(plan)
+                if plan.limit is None or used.get(kind, 0) < plan.limit:
+                    enders.append(plan.ender)
                 continue
-            if plan.limit is not None and used.get(plan.kind, 0) >= plan.limit:
+            if plan.limit is not None and used.get(kind, 0) >= plan.limit:
                 continue
-            if any(not used.get(a) for a in plan.after):
+            if plan.after and not all(used.get(a) for a in plan.after):
                 continue
-            options = self.logic.options(self, player, plan.kind, plan.spec)
-            if plan.required and not used.get(plan.kind) and options:
+            options = options_of(self, player, kind, plan.spec)
+            if plan.required and options and not used.get(kind):
                 blocked = True
-            actions.extend(options)
+            actions += options
         if not blocked:
-            actions.extend(Action(p.kind, (), p.kind) for p in enders)
+            actions += enders
         self._legal = actions
         return actions
 
@@ -411,10 +422,10 @@ class Game:
 
     def _turn_exhausted(self) -> bool:
         """True when the player can do nothing more (turns without an ending action)."""
-        plans = self._turn_plan()
         used = self.state["turn"]["used"]
-        if any(p.ends_turn and (p.limit is None or used.get(p.kind, 0) < p.limit) for p in plans):
-            return False
+        for plan in self._turn_plan():
+            if plan.ends_turn and (plan.limit is None or used.get(plan.kind, 0) < plan.limit):
+                return False
         return not self.legal_actions()
 
     # ---- flow ---------------------------------------------------------------------------------

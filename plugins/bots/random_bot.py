@@ -15,4 +15,6 @@ class RandomBot:
 
     def choose(self, game: Any) -> Any:
         actions = game.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
         return actions[decision_rng(self.seed, game).below(len(actions))]
