@@ -17,7 +17,7 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import metadata
 from typing import Any
 
@@ -205,26 +205,38 @@ def reset() -> None:
     registries.cache_clear()
 
 
-@dataclass(frozen=True)
 class Registries:
-    """What plugins registered, by name."""
+    """What plugins registered, by name. Each registry is collected on first use, so a
+    command that needs only mechanics (`castell validate`) never imports a front-end."""
 
-    mechanics: dict[str, Any]
-    variants: dict[str, Any]
-    bots: dict[str, Any]
-    frontends: dict[str, Any]
+    def __init__(self, plugins: Plugins):
+        self._plugins = plugins
+
+    def _by_name(self, hook: str) -> dict[str, Any]:
+        return {item.name: item for item in self._plugins.collect(hook)}
+
+    def load_all(self) -> None:
+        """Call every `register_*` hook now (for `castell plugins`)."""
+        for registry in ("mechanics", "variants", "bots", "frontends"):
+            getattr(self, registry)
+
+    @cached_property
+    def mechanics(self) -> dict[str, Any]:
+        return self._by_name("register_mechanics")
+
+    @cached_property
+    def variants(self) -> dict[str, Any]:
+        return self._by_name("register_variants")
+
+    @cached_property
+    def bots(self) -> dict[str, Any]:
+        return self._by_name("register_bots")
+
+    @cached_property
+    def frontends(self) -> dict[str, Any]:
+        return self._by_name("register_frontends")
 
 
 @cache
 def registries() -> Registries:
-    plugins = get_plugins()
-
-    def by_name(hook: str) -> dict[str, Any]:
-        return {item.name: item for item in plugins.collect(hook)}
-
-    return Registries(
-        by_name("register_mechanics"),
-        by_name("register_variants"),
-        by_name("register_bots"),
-        by_name("register_frontends"),
-    )
+    return Registries(get_plugins())

@@ -32,7 +32,7 @@ def plugin_table() -> list[dict[str, Any]]:
     from ..pluginmanager import get_plugins, registries
 
     plugins = get_plugins()
-    registries()  # calls the register_* hooks, recording plugins that fail in them
+    registries().load_all()  # the register_* hooks run now, recording plugins that fail
     provided = _provided(plugins)
     failures = {}
     for failure in plugins.failures:

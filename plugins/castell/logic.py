@@ -41,7 +41,9 @@ from . import solver, towers
 from .notation import NotationError, format_levels, parse_levels, parse_numbers
 from .tables import calendar_spaces, tower_rules
 
-END = Action("end", (), "end")
+#: Entries kept in each of the logic's memos before it starts afresh: enough for the positions
+#: of many games, small enough that a long simulation's memory stays flat.
+MEMO_SIZE = 8_000
 
 
 class CastellLogic(GameLogic):
@@ -432,7 +434,7 @@ class CastellLogic(GameLogic):
         if found is None:
             make = self._special_recruit if special else self._recruit_action
             found = [make(c) for c in self._combos(counts, up_to)]
-            if len(self._recruit_cache) > 20_000:
+            if len(self._recruit_cache) > MEMO_SIZE:
                 self._recruit_cache.clear()
             self._recruit_cache[key] = found
         return list(found)
@@ -518,7 +520,7 @@ class CastellLogic(GameLogic):
         else:
             sol = solver.complete_exhibition(team, ranks, self.tower_rules, query[1], query[2])
         levels = None if sol is None else sol.levels
-        if len(memo) > 50_000:
+        if len(memo) > MEMO_SIZE:
             memo.clear()
         memo[key] = levels
         return levels

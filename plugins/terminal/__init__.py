@@ -7,10 +7,14 @@ from typing import Any
 from castell_dsl import hookimpl
 
 
+def run(session: Any) -> int:
+    from .app import run as run_app  # rich and the app load only when a game is played
+
+    return run_app(session)
+
+
 @hookimpl
 def register_frontends() -> list[Any]:
     from castell_dsl.frontends import Frontend
-
-    from .app import run
 
     return [Frontend("terminal", "play in a terminal (rich); reads moves from stdin", run)]
