@@ -11,7 +11,6 @@ from __future__ import annotations
 from castell_dsl.language.diagnostics import Diagnostics, did_you_mean
 from castell_dsl.language.ruleset import RuleSet
 
-from . import solver
 from .tables import calendar_spaces, tower_rules
 
 
@@ -216,6 +215,8 @@ def _check_performances(rules: RuleSet, diags: Diagnostics) -> None:
         key = cache.key_of("tile-feasible-v1", context, question)
         possible = cache.get("feasibility", key)
         if possible is None:
+            from . import solver  # only when the answer is not remembered yet
+
             if has_shape:
                 found = solver.complete_shape(team, ranks, trules, tile.shape)
             else:
