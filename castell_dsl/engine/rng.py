@@ -67,6 +67,14 @@ class Rng:
     def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]
 
+    def draw(self, counts: MutableSequence[int]) -> int | None:
+        """Draw one item from a bag held as counts per kind: its kind, or None if empty."""
+        if not any(counts):
+            return None
+        kind = self.weighted_index(counts)
+        counts[kind] -= 1
+        return kind
+
     def weighted_index(self, counts: Sequence[int]) -> int:
         """An index drawn with probability proportional to `counts` (a draw from a bag)."""
         total = sum(counts)

@@ -124,7 +124,7 @@ def compile_rules(
     _check_steps(rules, mechanics, diags)
     used = _compile_expressions(rules, ctx, mechanics, defs, diags, broken)
     _check_table_coverage(rules, ctx, mechanics, diags)
-    _check_components(rules, mechanics, diags)
+    _check_components(rules, mechanics, diags, broken)
     _warn_unused_tables(rules, used, diags)
     _warn_dead_conditions(rules, ctx, diags)
     if not ok or diags.has_errors:
@@ -505,11 +505,16 @@ def count_component(rules: RuleSet, mechanics: Mechanics, name: str) -> int | No
     return None
 
 
-def _check_components(rules: RuleSet, mechanics: Mechanics, diags: Diagnostics) -> None:
+def _check_components(
+    rules: RuleSet, mechanics: Mechanics, diags: Diagnostics, broken: set[str]
+) -> None:
     declared = rules.definitions.get("components")
     if not declared:
         return
+    broken_keys = {kind.key for name, kind in rules.kinds.items() if name in broken} | broken
     for name, total in declared.items():
+        if name in broken_keys:
+            continue  # some of these definitions did not compile: their count means nothing
         try:
             actual = count_component(rules, mechanics, name)
         except (KeyError, AttributeError, TypeError):

@@ -350,10 +350,17 @@ class Multiset(MapOf):
 class Struct(FieldType):
     """A block of named fields (`{ rounds 10  players 2..4 }`), converted to a `Record`."""
 
-    def __init__(self, kind: str, fields: Mapping[str, Field], doc: str = ""):
+    def __init__(
+        self,
+        kind: str,
+        fields: Mapping[str, Field],
+        doc: str = "",
+        one_of: tuple[OneOf, ...] = (),
+    ):
         self.kind = kind
         self.fields = dict(fields)
         self.doc = doc
+        self.one_of = one_of
         self.expects = "a block { ... }"
 
     def convert(self, node, ctx, where):
@@ -433,6 +440,21 @@ class Struct(FieldType):
                 ok = False
             else:
                 values[key] = spec.empty()
+        for choice in self.one_of:
+            given = [f for f in choice.fields if f in present]
+            if len(given) != 1:
+                listed = " and ".join(f"`{f}`" for f in choice.fields)
+                # Point at a field that was given, preferring one from an override (another
+                # file than the block's): that is usually the change that broke the rule.
+                at = [spans[f] for f in given if f in spans]
+                at.sort(key=lambda span: span.path == node.span.path)
+                ctx.diags.error(
+                    "E0210" if given else "E0203",
+                    f"{where} needs exactly one of {listed}",
+                    at[0] if at else node.span,
+                    choice.hint or None,
+                )
+                ok = False
         if not ok:
             return INVALID
         return Record(self.kind, name, MappingProxyType(values), node.span, MappingProxyType(spans))
@@ -445,6 +467,14 @@ class Struct(FieldType):
             v = value.fields.get(key)
             out[key] = spec.to_json(v)
         return out
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """A block must give exactly one of these fields (a tile is a shape or an exhibition)."""
+
+    fields: tuple[str, ...]
+    hint: str = ""
 
 
 class Expression(FieldType):

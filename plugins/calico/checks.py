@@ -162,17 +162,7 @@ def _check_goals(rules: RuleSet, diags: Diagnostics) -> None:
 
 def _check_cats(rules: RuleSet, diags: Diagnostics) -> None:
     for name, cat in rules.named("cat").items():
-        has_group = cat.group is not None
-        has_shape = cat.shape is not None
-        if has_group == has_shape:
-            diags.error(
-                "E0203" if not has_group else "E0210",
-                f"cat {name} needs exactly one of `group` and `shape`",
-                cat.span,
-                "a cat wants a group of at least N patches, or a group of one shape (K-5.2)",
-            )
-            continue
-        if has_shape and not hexes.is_connected(cat.shape):
+        if cat.shape is not None and not hexes.is_connected(cat.shape):
             diags.error(
                 "E0231",
                 f"the shape of cat {name} is not one connected group of hexes",
@@ -189,17 +179,7 @@ def _cats_in_play(rules: RuleSet) -> int:
 def _check_buttons(rules: RuleSet, diags: Diagnostics) -> None:
     colours = rules.named("colour")
     for name, button in rules.named("button").items():
-        has_group = button.group is not None
-        has_each = button.each_colour is not None
-        if has_group == has_each:
-            diags.error(
-                "E0203" if not has_group else "E0210",
-                f"button {name} needs exactly one of `group` and `each_colour`",
-                button.span,
-                "a colour's button needs a group of N (K-6.1); the rainbow button needs N "
-                "buttons of every colour (K-6.2)",
-            )
-        elif has_group and name not in colours:
+        if button.group is not None and name not in colours:
             diags.error(
                 "E0220",
                 f"button {name} is earned by a group, but there is no colour {name}",

@@ -141,12 +141,7 @@ class CalicoLogic(GameLogic):
     # ---- helpers ------------------------------------------------------------------------------
     def _draw(self, game: Any) -> int | None:
         """One patch from the bag, or None when the bag is empty."""
-        bag = game.state["g"]["bag"]
-        if not any(bag):
-            return None
-        patch = game.rng.weighted_index(bag)
-        bag[patch] -= 1
-        return patch
+        return game.rng.draw(game.state["g"]["bag"])
 
     def _refill_market(self, game: Any) -> list[int]:
         g = game.state["g"]

@@ -14,6 +14,7 @@ from castell_dsl.language.schema import (
     Integer,
     Kind,
     ListOf,
+    OneOf,
     Ref,
     Struct,
     Symbol,
@@ -168,6 +169,12 @@ KINDS: dict[str, Kind] = {
                     doc="a group of exactly this shape, in quilt coordinates",
                 ),
             },
+            one_of=(
+                OneOf(
+                    ("group", "shape"),
+                    "a cat wants a group of at least N patches, or a group of one shape (K-5.2)",
+                ),
+            ),
         ),
         "cats",
         named=True,
@@ -205,6 +212,13 @@ KINDS: dict[str, Kind] = {
                 ),
                 "limit": Field(Integer(min=1), required=False, doc="most per player"),
             },
+            one_of=(
+                OneOf(
+                    ("group", "each_colour"),
+                    "a colour's button needs a group of N (K-6.1); the rainbow button needs N "
+                    "buttons of every colour (K-6.2)",
+                ),
+            ),
         ),
         "buttons",
         named=True,

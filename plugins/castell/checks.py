@@ -202,15 +202,6 @@ def _check_performances(rules: RuleSet, diags: Diagnostics) -> None:
     learned: dict[str, bool] = {}
     for name, tile in rules.named("performance").items():
         has_shape = tile.shape is not None
-        has_exhibition = tile.exhibition is not None
-        if has_shape == has_exhibition:
-            diags.error(
-                "E0203" if not has_shape else "E0210",
-                f"performance {name} needs exactly one of `shape` and `exhibition`",
-                tile.span,
-                "a tile is a tower shape or a skill exhibition (C-8.2)",
-            )
-            continue
         question = [tile.shape, tile.exhibition, tile.points]
         key = cache.key_of("tile-feasible-v1", context, question)
         possible = cache.get("feasibility", key)

@@ -131,12 +131,7 @@ class CastellLogic(GameLogic):
 
     def _draw(self, game: Any) -> int | None:
         """Draw one casteller from the bag (its size index), or None if the bag is empty."""
-        bag = game.state["g"]["bag"]
-        if not any(bag):
-            return None
-        i = game.rng.weighted_index(bag)
-        bag[i] -= 1
-        return i
+        return game.rng.draw(game.state["g"]["bag"])
 
     def _names(self, counts: list[int]) -> str:
         present = [str(self.low + i) for i, c in enumerate(counts) for _ in range(c)]

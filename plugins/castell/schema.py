@@ -16,6 +16,7 @@ from castell_dsl.language.schema import (
     ListOf,
     MapOf,
     Multiset,
+    OneOf,
     Ref,
     Struct,
     Symbol,
@@ -116,6 +117,11 @@ KINDS: dict[str, Kind] = {
                 "exhibition": Field(ListOf(Ref("skill"), min_len=1, unique=True), required=False),
                 "points": Field(Integer(min=0), example="5"),
             },
+            one_of=(
+                OneOf(
+                    ("shape", "exhibition"), "a tile is a tower shape or a skill exhibition (C-8.2)"
+                ),
+            ),
         ),
         "local_performances",
         named=True,
