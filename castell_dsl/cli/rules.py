@@ -150,7 +150,11 @@ def list_rules(fmt: str) -> None:
         "rule_sets": path.rule_names(),
         "variant_files": path.variant_names(),
         "plugin_variants": {
-            name: {"applies_to": list(v.applies_to), "description": v.description}
+            name: {
+                "applies_to": list(v.applies_to),
+                "description": v.description,
+                "rule_ids": list(v.rule_ids),
+            }
             for name, v in sorted(code_variants.items())
         },
         "search_path": [str(d) for d in path.directories],

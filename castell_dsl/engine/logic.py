@@ -64,10 +64,6 @@ class GameLogic(ABC):
         """What every player can see, with names rather than indices, for front-ends."""
         return {}
 
-    def describe(self, game: Game, action: Action) -> str:
-        """A sentence describing an action, for logs and front-ends."""
-        return action.text
-
     def report(self, game: Game) -> dict[str, Any]:
         """Extra facts for a finished game's result (e.g. which scenario objectives were met).
 

@@ -615,16 +615,6 @@ class CalicoLogic(GameLogic):
 
         return render(self, game, viewer)
 
-    def describe(self, game: Any, action: Action) -> str:
-        if action.kind == "place":
-            patch, col, row = action.args
-            return f"places {self.patch_names[patch]} at {col},{row}"
-        if action.kind == "take":
-            return f"takes {self.patch_names[action.args[0]]} from the market"
-        if action.kind == "goals":
-            return "places design goals " + ", ".join(self.goal_names[i] for i in action.args)
-        return action.text
-
 
 def _profile(kinds: list[int]) -> tuple[int, ...]:
     """How many of each kind, largest first: [3, 3, 1, 1, 1, 1] -> (4, 2)."""

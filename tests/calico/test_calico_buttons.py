@@ -150,5 +150,3 @@ def test_heuristic_adds_progress_towards_buttons_to_the_score(table):
     assert 0 < one < two < 3  # a growing group is worth more, but less than its button
     table.put(game, 0, "pink/vines", 3, 1)
     assert logic.heuristic(game, 0) >= game.score_of(0) == 3
-    action = game.parse("place pink/dots 4,4")
-    assert logic.describe(game, action) == "places pink/dots at 4,4"
