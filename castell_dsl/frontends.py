@@ -115,6 +115,16 @@ class Session:
         action = self.bots[player].choose(self.game)
         return self.game.apply(action)
 
+    def play_bots(self) -> int | None:
+        """Let bots move until a person must decide; return that person's seat (None at the
+        end of the game). Every front-end's loop starts here."""
+        while not self.game.is_over():
+            player = self.game.current_player
+            if self.is_human(player):
+                return player
+            self.bot_move()
+        return None
+
     def apply(self, action: Action | str) -> Action:
         """Play a person's action (raises `ActionError`, changing nothing, if illegal)."""
         return self.game.apply(action)

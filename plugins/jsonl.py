@@ -42,12 +42,8 @@ def run_session(session: Any, stdin: TextIO | None = None, stdout: TextIO | None
             "seed": game.seed,
         },
     )
-    while not session.game.is_over():
+    while (player := session.play_bots()) is not None:
         game = session.game
-        player = game.current_player
-        if not session.is_human(player):
-            session.bot_move()
-            continue
         _write(
             stdout,
             {

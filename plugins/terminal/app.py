@@ -83,12 +83,7 @@ class TerminalApp:
             f"[bold]{game.rules.game.title}[/bold] — {seats}; seed {game.seed}. Type help for help."
         )
         shown_turn = None
-        while not session.game.is_over():
-            game = session.game
-            player = game.current_player
-            if not session.is_human(player):
-                session.bot_move()
-                continue
+        while (player := session.play_bots()) is not None:
             marker = (len(session.turn_starts), player)
             if marker != shown_turn:
                 self.show(player)
