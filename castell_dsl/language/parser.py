@@ -1,8 +1,10 @@
 """Text to syntax tree, with syntax errors a person can act on.
 
 The grammar is data (`grammar/castell.lark`); lark builds an LALR parser from it once per process
-(and caches the tables on disk). Parsing runs a transformer inline, so no intermediate parse tree
-is built: each grammar rule becomes a node of `syntax.py` directly, with its span.
+(about 40 ms). Nothing is cached on disk: lark's cache is a pickle, and a pickle read from a place
+another user can write is code that user runs (see docs/security.md). Parsing runs a transformer
+inline, so no intermediate parse tree is built: each grammar rule becomes a node of `syntax.py`
+directly, with its span.
 
 Syntax errors become diagnostics: the expected tokens in words, the common mistakes (missing
 comma, missing brace, missing value) recognised with lark's `match_examples`, and a "did you
@@ -286,8 +288,7 @@ def _parser() -> Lark:
         lexer="contextual",
         propagate_positions=True,
         maybe_placeholders=False,
-        cache=True,
-    )
+    )  # no `cache=True`: lark's cache is a pickle in the shared temporary directory
 
 
 def parse(source: Source, diags: Diagnostics) -> s.RuleFile | None:
