@@ -35,12 +35,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "castell"))
 
 import brute_force as bf  # a test helper, importable through the sys.path line above
-from castell_plugins.castell import solver
-from castell_plugins.castell.solver import best_festival_tower, clear_cache
-from castell_plugins.castell.towers import check
+from castell_game import solver
+from castell_game.solver import best_festival_tower, clear_cache
+from castell_game.towers import check
 
-from castell_dsl.loading import load_rules
-from castell_dsl.simulation import play_game
+from castell_dsl.runtime.loading import load_rules
+from castell_dsl.runtime.simulation import play_game
 
 TEAM_SIZES = (10, 12, 20, 30, 40)
 GAME_QUERIES = ("best_festival_tower", "complete_shape", "complete_exhibition")

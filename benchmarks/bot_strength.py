@@ -13,7 +13,7 @@ import argparse
 import json
 import time
 
-from castell_dsl.simulation import SimulationSpec, run_batch, wilson_interval
+from castell_dsl.runtime.simulation import SimulationSpec, run_batch, wilson_interval
 
 
 def match(a: str, b: str, games: int, seed: int, jobs: int) -> dict:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from castell_dsl.engine.rng import Rng, seed_state
+from castell_dsl.contract import Rng, seed_state
 
 ADJACENT = [
     [1, 4, 6], [0, 4], [5, 3, 4], [2, 5, 6], [2, 6, 0, 1], [2, 3, 6], [5, 3, 0, 4],

@@ -59,13 +59,14 @@ def bench_language(repeat: int) -> dict:
     from castell_dsl.language.diagnostics import Diagnostics
     from castell_dsl.language.parser import parse
     from castell_dsl.language.source import Source
-    from castell_dsl.loading import load_report, load_rules
+    from castell_dsl.runtime.loading import load_report, load_rules
 
     path = ROOT / "rules" / "castell.castell"
     text = path.read_text()
     cold = subprocess.run(
         [sys.executable, "-c",
-         "import time; t = time.perf_counter(); from castell_dsl.loading import load_report; "
+         "import time; t = time.perf_counter(); "
+         "from castell_dsl.runtime.loading import load_report; "
          f"load_report({str(path)!r}); print(time.perf_counter() - t)"],
         check=True, capture_output=True, text=True, cwd=ROOT,
     )  # fmt: skip
@@ -107,8 +108,8 @@ def bench_solver(teams: int) -> list[dict]:
 
 
 def bench_playouts(games: int, rules_name: str, player_counts: tuple[int, ...]) -> list[dict]:
-    from castell_dsl.loading import load_rules
-    from castell_dsl.simulation import play_game
+    from castell_dsl.runtime.loading import load_rules
+    from castell_dsl.runtime.simulation import play_game
 
     rules = load_rules(rules_name)
     rows = []
@@ -141,7 +142,7 @@ def bench_playouts(games: int, rules_name: str, player_counts: tuple[int, ...]) 
 
 def bench_jobs(games: int) -> dict:
     """`castell simulate` throughput with 1 and 2 local processes (random, 4 players)."""
-    from castell_dsl.simulation import SimulationSpec, run_batch
+    from castell_dsl.runtime.simulation import SimulationSpec, run_batch
 
     out = {"games": games}
     for jobs in (1, 2):
@@ -157,16 +158,16 @@ def bench_jobs(games: int) -> dict:
 
 
 def bench_mcts(moves: int) -> dict:
-    from castell_plugins.bots.mcts import MCTSBot
+    from castell_bots.mcts import MCTSBot
 
-    from castell_dsl.loading import load_rules
-    from castell_dsl.simulation import play_game
+    from castell_dsl.runtime.loading import load_rules
+    from castell_dsl.runtime.simulation import play_game
 
     rules = load_rules("castell")
     game = play_game(rules, 2, 5, ["random", "random"], max_actions=40_000)
     positions = []
     probe = type(game)(rules, 2, 7)
-    from castell_dsl.bots import make_bot
+    from castell_dsl.runtime.bots import make_bot
 
     bots = [make_bot("greedy", rules, s, 7) for s in range(2)]
     while not probe.is_over() and len(positions) < moves:
@@ -183,7 +184,8 @@ def bench_mcts(moves: int) -> dict:
 
 def bench_memory(small: int, large: int) -> dict:
     code = (
-        "import resource, sys; from castell_dsl.simulation import SimulationSpec, simulate; "
+        "import resource, sys; "
+        "from castell_dsl.runtime.simulation import SimulationSpec, simulate; "
         "n = int(sys.argv[1]); "
         "simulate(SimulationSpec('castell', (), 4, ('random',) * 4, 0, n)); "
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
@@ -216,7 +218,7 @@ def main() -> int:
     games = 20 if quick else 150
     report["playouts"] = bench_playouts(games, "castell", (2, 3, 4))
     try:
-        from castell_dsl.loading import load_rules
+        from castell_dsl.runtime.loading import load_rules
 
         load_rules("calico")
         report["playouts"] += bench_playouts(max(10, games // 3), "calico", (1, 4))

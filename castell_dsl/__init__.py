@@ -3,11 +3,10 @@
 The public API (documented in the README):
 
 - `load_rules(name_or_path, variants=())` → a compiled, immutable `RuleSet`;
-- `new_game(rules, players=4, seed=0, variants=())` → a `Game` to play through
+- `new_game(rules=None, players=4, seed=0, variants=())` → a `Game` to play through
   `legal_actions()`, `apply(action)`, `explain(action)`, …;
-- `check_tower(levels, ranks)` and `best_tower(team, ranks, sizes=(), min_levels=1)`, the
-  Castell tower questions, answered by the Castell mechanics plugin;
-- `hookimpl`, the marker for plugin hook implementations (see `castell_dsl.hookspecs`).
+- `hookimpl`, the marker for plugin hook implementations (see `castell_dsl.hookspecs`); the
+  types plugins implement are in `castell_dsl.contract`.
 
 Importing this package is cheap: everything else loads on first use, so `castell --help` and
 plugins that only import `hookimpl` stay fast.
@@ -25,17 +24,15 @@ hookimpl = pluggy.HookimplMarker("castell_dsl")
 
 __all__ = [
     "__version__",
-    "best_tower",
-    "check_tower",
     "hookimpl",
     "load_rules",
     "new_game",
 ]
 
 if TYPE_CHECKING:
-    from .api import best_tower, check_tower, load_rules, new_game
+    from .api import load_rules, new_game
 
-_LAZY = {"load_rules", "new_game", "check_tower", "best_tower"}
+_LAZY = {"load_rules", "new_game"}
 
 
 def __getattr__(name: str) -> Any:

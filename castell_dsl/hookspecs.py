@@ -10,6 +10,9 @@ The built-in games, variants, bots and front-ends are plugins registered exactly
 this project's own `pyproject.toml`. A hook is called with keyword arguments; an implementation
 may accept any subset of them. Unless a hook says "first result", every implementation is
 called and the results are collected in a list. `docs/plugins.md` renders this module.
+
+Every type a hook returns or receives is in `castell_dsl.contract`, and this module imports
+nothing else: a plugin is written against the contract, never the engine's internals.
 """
 
 from __future__ import annotations
@@ -23,11 +26,15 @@ if TYPE_CHECKING:
 
     import click
 
-    from .bots import BotFactory
-    from .engine.game import Game
-    from .frontends import Frontend
-    from .mechanics import Mechanics
-    from .variants import RulesEditor, Variant
+    from .contract import (
+        BotFactory,
+        Frontend,
+        GameContext,
+        Mechanics,
+        PlayableGame,
+        RulesEditor,
+        Variant,
+    )
 
 hookspec = pluggy.HookspecMarker("castell_dsl")
 
@@ -36,10 +43,20 @@ hookspec = pluggy.HookspecMarker("castell_dsl")
 def register_rule_paths() -> list[Path]:
     """Directories to search for rule sets and variant files by name.
 
-    Called once, when the first rule set is loaded. Each directory may hold `NAME.castell`
-    rule sets (found by `--rules NAME` and `extends "NAME"`) and a `variants/` folder of
-    variant files (found by `--variant NAME`). Return a list of paths. The bundled `rules/`
-    directory is always searched first.
+    A game plugin returns the folder of its rule files (`castell_dsl.contract.shipped_dir`
+    finds it installed or in a checkout). Each directory may hold `NAME.castell` rule sets
+    (found by `--rules NAME` and `extends "NAME"`) and a `variants/` folder of variant files
+    for them (found by `--variant NAME` with those rules: variant names are per game). Return a
+    list of paths. Called whenever rules are looked up by name; keep it cheap.
+    """
+
+
+@hookspec(firstresult=True)
+def default_rules() -> str | None:
+    """The name of the rule set commands use when none is given (first result).
+
+    The core names no game: a product's flagship game answers here. Without an answer, the
+    only installed rule set is the default, and with several, commands ask for `--rules`.
     """
 
 
@@ -47,7 +64,7 @@ def register_rule_paths() -> list[Path]:
 def register_mechanics() -> list[Mechanics]:
     """Game mechanics that rule files can name in `game { mechanics NAME }`.
 
-    Return a list of `castell_dsl.mechanics.Mechanics` objects. A mechanics supplies the kinds
+    Return a list of `castell_dsl.contract.Mechanics` objects. A mechanics supplies the kinds
     of definition its rule files use (the schema), the facts scoring expressions may read,
     its automatic steps and actions, extra rule checks, and `build(rules)`, which precompiles a
     rule set into the logic the engine runs. Called once per process.
@@ -58,7 +75,7 @@ def register_mechanics() -> list[Mechanics]:
 def register_variants() -> list[Variant]:
     """Variants implemented in code, selectable with `--variant NAME`.
 
-    Return a list of `castell_dsl.variants.Variant`: a name, the rule set(s) it applies to, a
+    Return a list of `castell_dsl.contract.Variant`: a name, the rule set(s) it applies to, a
     description, and what it changes (it is applied through `adjust_rules` or by its own
     `adjust` function). Variant *files* in a rule path need no hook. Called once per process.
     """
@@ -76,7 +93,7 @@ def adjust_rules(editor: RulesEditor, variants: tuple[str, ...], options: dict[s
 
 
 @hookspec
-def adjust_choices(game: Game, player: int, action: str, choices: list[Any]) -> None:
+def adjust_choices(game: GameContext, player: int, action: str, choices: list[Any]) -> None:
     """Narrow what a player may choose for one action, in place (remove from `choices`).
 
     Mechanics call this while listing and while checking an action that offers choices: for
@@ -90,7 +107,7 @@ def adjust_choices(game: Game, player: int, action: str, choices: list[Any]) -> 
 def register_bots() -> list[BotFactory]:
     """Computer players, selectable by name (`--players you,greedy,mcts`).
 
-    Return a list of `castell_dsl.bots.BotFactory`: a name, a description, and
+    Return a list of `castell_dsl.contract.BotFactory`: a name, a description, and
     `create(game_rules, seat, seed, **settings)` returning an object with
     `choose(game) -> Action`. Called once per process.
     """
@@ -100,7 +117,7 @@ def register_bots() -> list[BotFactory]:
 def register_frontends() -> list[Frontend]:
     """Front-ends for `castell play --frontend NAME` (terminal, JSON lines, …).
 
-    Return a list of `castell_dsl.frontends.Frontend`: a name, a description, and
+    Return a list of `castell_dsl.contract.Frontend`: a name, a description, and
     `run(session) -> int` which plays a game session and returns the exit code.
     """
 
@@ -115,11 +132,11 @@ def register_commands(cli: click.Group) -> None:
 
 
 @hookspec
-def game_event(game: Game, event: dict[str, Any]) -> None:
-    """Observe what happens in a game: draws, actions, festival results, prizes, the end.
+def game_event(game: PlayableGame, event: dict[str, Any]) -> None:
+    """Observe what happens in a game: draws, actions, a game's own results, the end.
 
     `event` is a JSON-ready dict with a `type` key. The engine emits `start`, `round`, `turn`,
-    `action` and `end` (with the result); mechanics add their own (Castell: `deal`, `refill`,
-    `wheel`, `festival`, `performance`). Called for every event of every game while some
-    plugin implements it; do not change the game here. Unused, it costs nothing.
+    `action` and `end` (with the result); mechanics add their own (each game's reference page
+    lists them; `GameLogic.narrate` says how they read). Called for every event of every game
+    while some plugin implements it; do not change the game here. Unused, it costs nothing.
     """

@@ -37,7 +37,7 @@ def rule_file(tmp_path: Path):
 @pytest.fixture
 def diagnose(rule_file, monkeypatch, tmp_path):
     """Load a rule file written from text; return its diagnostics as (code, line, column)."""
-    from castell_dsl.loading import load_report
+    from castell_dsl.runtime.loading import load_report
 
     monkeypatch.chdir(tmp_path)
 
@@ -80,21 +80,21 @@ def arrange_wheel():
 
 
 def _random_moves_then_round_trip(rules, players: int, seed: int, moves: int):
-    """Play up to `moves` random actions, then check that the JSON form and a replay of the
-    log both reproduce the state exactly; return the game for further checks."""
+    """Play up to `moves` random actions, then check that a save's JSON form and a replay of
+    the log both reproduce the state exactly; return the game for further checks."""
     import json
 
-    from castell_dsl.bots import make_bot
-    from castell_dsl.engine.game import Game
-    from castell_dsl.engine.saves import replay, save_record
+    from castell_dsl import new_game
+    from castell_dsl.runtime.bots import make_bot
+    from castell_dsl.runtime.saves import replay, save_record
 
-    game = Game(rules, players, seed, record_events=False)
+    game = new_game(rules, players, seed, record_events=False)
     bots = [make_bot("random", rules, s, seed) for s in range(players)]
     for _ in range(moves):
         if game.is_over():
             break
         game.apply(bots[game.current_player].choose(game))
-    again = Game.from_json(json.loads(json.dumps(game.to_json())))
+    again = replay(json.loads(json.dumps(save_record(game))))
     assert json.dumps(again.state, sort_keys=True) == json.dumps(game.state, sort_keys=True)
     assert again.legal_actions() == game.legal_actions()
     replayed = replay(save_record(game))

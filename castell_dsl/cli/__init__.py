@@ -44,7 +44,7 @@ class LazyGroup(click.Group):
         if self._plugins_added:
             return
         self._plugins_added = True
-        from ..pluginmanager import PluginError, get_plugins
+        from ..runtime.plugins import PluginError, get_plugins
 
         try:
             get_plugins().call("register_commands", cli=self)
@@ -101,7 +101,7 @@ def cli(no_plugins: bool) -> None:
     Simulate:  castell simulate --games 200 --players 4
     """
     if no_plugins:
-        from ..pluginmanager import configure
+        from ..runtime.plugins import configure
 
         configure(builtins_only=True)
 
@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the `castell` script: run the CLI and turn failures into messages."""
     args = list(argv if argv is not None else sys.argv[1:])
     if "--no-plugins" in args:  # before plugin commands are looked up
-        from ..pluginmanager import configure
+        from ..runtime.plugins import configure
 
         configure(builtins_only=True)
     try:
@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:
         if os.environ.get("CASTELL_DEBUG"):
             raise
-        from ..pluginmanager import PluginError
+        from ..runtime.plugins import PluginError
 
         if isinstance(exc, PluginError):
             click.echo(f"castell: error: {exc}", err=True)

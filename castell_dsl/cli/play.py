@@ -35,11 +35,11 @@ def play(ctx: click.Context, **options: Any) -> None:
     """
     from pathlib import Path
 
-    from ..bots import BotSpecError
-    from ..engine.saves import SaveError
-    from ..frontends import Session, parse_seats
-    from ..loading import load_report
-    from ..pluginmanager import registries
+    from ..runtime.bots import BotSpecError
+    from ..runtime.loading import load_report
+    from ..runtime.plugins import registries
+    from ..runtime.saves import SaveError
+    from ..runtime.session import Session, parse_seats
 
     settings = load_config_or_exit(ctx, options.pop("config"), "play", options)
     frontends = registries().frontends

@@ -29,7 +29,7 @@ def hook_reference() -> str:
 
 
 def plugin_table() -> list[dict[str, Any]]:
-    from ..pluginmanager import get_plugins, registries
+    from ..runtime.plugins import get_plugins, registries
 
     plugins = get_plugins()
     registries().load_all()  # the register_* hooks run now, recording plugins that fail

@@ -16,8 +16,8 @@ from . import EXIT_FAILED, EXIT_OK
 @click.pass_context
 def replay(ctx: click.Context, savefile: str, fmt: str, events: bool) -> None:
     """Replay SAVEFILE's actions, check the final state hash, and print the result."""
-    from ..engine.saves import SaveError, read_save
-    from ..engine.saves import replay as run_replay
+    from ..runtime.saves import SaveError, read_save
+    from ..runtime.saves import replay as run_replay
 
     try:
         record = read_save(savefile)

@@ -19,7 +19,7 @@ def print_diagnostics(report: Any) -> None:
 
 def load_or_exit(ctx: click.Context, name: str, variants: tuple[str, ...]) -> Any:
     """Load a rule set, or print its diagnostics and exit 1."""
-    from ..loading import load_report
+    from ..runtime.loading import load_report
 
     report = load_report(name, variants)
     if not report.ok:
@@ -141,8 +141,8 @@ def show(ctx: click.Context, name_or_path: str, variants: tuple[str, ...], fmt: 
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 def list_rules(fmt: str) -> None:
     """List the rule sets and variants found on the rule path and registered by plugins."""
-    from ..loading import rule_path
-    from ..pluginmanager import registries
+    from ..runtime.loading import rule_path
+    from ..runtime.plugins import registries
 
     path = rule_path()
     code_variants = registries().variants

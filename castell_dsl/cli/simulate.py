@@ -40,10 +40,10 @@ def simulate(ctx: click.Context, **options: Any) -> None:
 
     The same options give the same results, byte for byte, whatever --jobs is.
     """
-    from ..bots import BotSpecError, make_bot
-    from ..loading import load_report
-    from ..simulation import SimulationSpec
-    from ..simulation import simulate as run
+    from ..runtime.bots import BotSpecError, make_bot
+    from ..runtime.loading import load_report
+    from ..runtime.simulation import SimulationSpec
+    from ..runtime.simulation import simulate as run
 
     settings = load_config_or_exit(ctx, options.pop("config"), "simulate", options)
     games = settings.get("games", 100)

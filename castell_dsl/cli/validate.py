@@ -50,14 +50,14 @@ def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, strict: bool,
     """Check rule files and report every problem with its position and a hint.
 
     PATHS are files or directories (searched recursively for *.castell); the default is
-    ./rules, or the bundled rules when there is no ./rules directory.
+    ./rules, or every installed game's rules when there is no ./rules directory.
     """
     from ..language.diagnostics import Diagnostic, render_github, render_text, to_json_report
-    from ..loading import load_report
-    from ..resources import bundled_rules_dir
+    from ..runtime.loading import load_report, rule_path
 
     if not paths:
-        paths = ("rules",) if Path("rules").is_dir() else (str(bundled_rules_dir()),)
+        installed = tuple(str(d) for d in rule_path().directories)
+        paths = ("rules",) if Path("rules").is_dir() else installed
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
         click.echo(f"castell validate: error: no such file or directory: {missing[0]}", err=True)

@@ -6,7 +6,12 @@ chance (through the seeded generator in the state), end-of-game scoring and tie-
 action log and the event stream — and nothing about any particular game.
 
 State is plain JSON data. A game is fully described by its rule set hash, its options (players,
-seed, variants) and its action log: `replay` reproduces the state exactly.
+seed, variants) and its action log: replaying the log reproduces the state exactly.
+
+A `Game` is handed everything it needs — the rule set, the mechanics' compiled logic, the
+observers of its events — and fetches nothing: finding plugins, loading rules and saving games
+belong to the runtime layer above (`castell_dsl.runtime`). So the engine runs on any logic,
+including a toy one defined in a test.
 """
 
 from __future__ import annotations
@@ -15,98 +20,23 @@ import hashlib
 import json
 import marshal
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
-from ..language.ruleset import Record, RuleSet
-from .actions import Action, ActionError, ActionSyntaxError, Rejection
-from .logic import GameLogic
-from .rng import Rng, seed_state
+from ..contract import (
+    Action,
+    ActionError,
+    ActionSyntaxError,
+    GameLogic,
+    Observer,
+    Rejection,
+    Rng,
+    seed_state,
+)
+from ..language.ruleset import RuleSet
+from .plan import ActionPlan, plan_for
 
-SAVE_FORMAT = "castell-game/1"
-
-Observer = Callable[["Game", dict[str, Any]], None]
-
-
-@dataclass(frozen=True, slots=True)
-class StepPlan:
-    kind: str  # "step" or "turns"
-    name: str
-    when: Callable[[dict], bool] | None
-
-
-@dataclass(frozen=True, slots=True)
-class ActionPlan:
-    kind: str
-    spec: Record
-    limit: int | None
-    required: bool
-    ends_turn: bool
-    after: tuple[str, ...]
-    ender: Action | None  # the action object of an ending action (`end`), made once
-
-
-@dataclass(frozen=True)
-class Plan:
-    """A rule set's flow, precompiled once: steps with their conditions, turn kinds."""
-
-    start: tuple[StepPlan, ...]
-    round: tuple[StepPlan, ...]
-    turns: dict[str, tuple[ActionPlan, ...]]
-    rounds: int
-    first_player: str
-    categories: tuple[tuple[str, Callable[[dict], Any]], ...]
-    tiebreaks: tuple[Callable[[dict], Any], ...]
-    by_kind: dict[str, dict[str, ActionPlan]]  # turn name -> action kind -> plan
-
-
-@lru_cache(maxsize=64)
-def plan_for(rules: RuleSet) -> Plan:
-    def steps(kind: str) -> tuple[StepPlan, ...]:
-        return tuple(
-            StepPlan(st.kind, st.name, st.when.compiled if st.when is not None else None)
-            for st in (rules.definitions.get(kind) or ())
-        )
-
-    turns = {}
-    for name, record in rules.named("turn").items():
-        turns[name] = tuple(
-            ActionPlan(
-                kind,
-                spec,
-                spec.limit,
-                spec.required,
-                spec.ends_turn,
-                tuple(spec.after),
-                Action(kind, (), kind) if spec.ends_turn else None,
-            )
-            for kind, spec in record.action.items()
-        )
-    scoring = rules.one("scoring")
-    return Plan(
-        steps("start"),
-        steps("round"),
-        turns,
-        rules.game.rounds,
-        rules.game.first_player,
-        tuple((name, slot.compiled) for name, slot in scoring.category.items()),
-        tuple(slot.compiled for slot in scoring.tiebreak),
-        {name: {a.kind: a for a in plans} for name, plans in turns.items()},
-    )
-
-
-@lru_cache(maxsize=64)
-def logic_for(rules: RuleSet) -> GameLogic:
-    """The mechanics' compiled logic for a rule set (built once per rule set)."""
-    from ..loading import find_mechanics
-
-    mechanics = find_mechanics(rules.mechanics)
-    if mechanics is None:
-        raise LookupError(
-            f"the rules need mechanics '{rules.mechanics}', which no installed plugin provides"
-        )
-    return mechanics.build(rules)
+#: A plugin hook that narrows a player's choices in place: `(game=, player=, action=, choices=)`.
+ChoiceFilter = Callable[..., None]
 
 
 def copy_data(value: Any) -> Any:
@@ -130,56 +60,42 @@ def _copy_walk(value: Any) -> Any:
     return value
 
 
-def rules_identity(rules: RuleSet) -> dict[str, Any]:
-    """How saves name a rule set: its name, source file, variants and content hash."""
-    return {
-        "name": rules.name,
-        "source": rules.sources[0] if rules.sources else rules.name,
-        "hash": rules.hash,
-        "variants": list(rules.variants),
-    }
-
-
 def state_hash(state: dict) -> str:
     text = json.dumps(state, sort_keys=True, separators=(",", ":"))
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 
 
 class Game:
-    """One game in progress. Create with `castell_dsl.new_game`."""
+    """One game in progress. Create one with `castell_dsl.new_game` (which finds the logic
+    through the plugins), or hand it a rule set and a logic directly."""
 
     def __init__(
         self,
         rules: RuleSet,
+        logic: GameLogic,
         players: int,
         seed: int,
         *,
-        state: dict | None = None,
-        log: Iterable[str] = (),
         record_events: bool = True,
         observers: Iterable[Observer] = (),
+        choice_filter: ChoiceFilter | None = None,
     ):
         low, high = rules.game.players
         if not low <= players <= high:
             raise ValueError(f"{rules.game.title} is for {low} to {high} players, not {players}")
         self.rules = rules
-        self.logic = logic_for(rules)
+        self.logic = logic
         self.plan = plan_for(rules)
         self.players = players
         self.seed = seed
-        self.log: list[str] = list(log)
+        self.log: list[str] = []
         self.events: list[dict] | None = [] if record_events else None
         self.observers: list[Observer] = list(observers)
-        self._hook = _hook_caller("game_event")
-        self._adjust = _hook_caller("adjust_choices")
+        self._adjust = choice_filter
         self.granted = False
         self._legal: list[Action] | None = None
         self._result: dict | None = None
-        if state is not None:
-            self.state = state
-            self.rng = Rng(self.state)
-            return
-        self.state = {
+        self.state: dict[str, Any] = {
             "players": players,
             "rng": seed_state(seed),
             "phase": "start",
@@ -201,15 +117,13 @@ class Game:
     @property
     def observed(self) -> bool:
         """True when someone listens to events (mechanics skip building them otherwise)."""
-        return self.events is not None or bool(self.observers) or self._hook is not None
+        return self.events is not None or bool(self.observers)
 
     def emit(self, event: dict[str, Any]) -> None:
         if self.events is not None:
             self.events.append(event)
         for observer in self.observers:
             observer(self, event)
-        if self._hook is not None:
-            self._hook(game=self, event=event)
 
     def adjust_choices(self, player: int, action: str, choices: list[Any]) -> None:
         """Let plugins narrow a player's choices for an action, in place (`adjust_choices`)."""
@@ -220,6 +134,11 @@ class Game:
     @property
     def round(self) -> int:
         return self.state["round"]
+
+    @property
+    def rounds(self) -> int:
+        """How many rounds the game has (the rule set's `game { rounds N }`)."""
+        return self.plan.rounds
 
     @property
     def current_player(self) -> int | None:
@@ -310,7 +229,9 @@ class Game:
         for plan in self._turn_plan():
             kind = plan.kind
             if plan.ends_turn:
-                if plan.limit is None or used.get(kind, 0) < plan.limit:
+                if (plan.limit is None or used.get(kind, 0) < plan.limit) and all(
+                    used.get(a) for a in plan.after
+                ):
                     enders.append(plan.ender)
                 continue
             if plan.limit is not None and used.get(kind, 0) >= plan.limit:
@@ -419,6 +340,25 @@ class Game:
             self._end_turn()
         self._advance()
         return action
+
+    def ends_turn(self, action: Action) -> bool:
+        """True if `action` is the current turn's ending action (`end`): taking it passes the
+        turn on, whatever else the player could still do."""
+        turn = self.state["turn"]
+        if turn is None:
+            return False
+        plan = self.plan.by_kind[turn["name"]].get(action.kind)
+        return plan is not None and plan.ends_turn
+
+    @property
+    def actions_this_turn(self) -> int:
+        """How many actions the current player has taken this turn (granted ones excluded)."""
+        turn = self.state["turn"]
+        return sum(turn["used"].values()) if turn else 0
+
+    def reseed(self, seed: int) -> None:
+        """Give chance a new seed from here on (a search bot's determinised copy of a game)."""
+        self.state["rng"] = seed_state(seed)
 
     def _turn_exhausted(self) -> bool:
         """True when the player can do nothing more (turns without an ending action)."""
@@ -560,7 +500,6 @@ class Game:
         other.log = list(self.log) if keep_log else []
         other.events = None
         other.observers = []
-        other._hook = None
         other._adjust = self._adjust
         other.granted = False
         other._legal = None
@@ -571,43 +510,3 @@ class Game:
 
     def state_hash(self) -> str:
         return state_hash(self.state)
-
-    def to_json(self) -> dict[str, Any]:
-        """Everything needed to resume this game: rules identity, options, log and state."""
-        return {
-            "format": SAVE_FORMAT,
-            "rules": rules_identity(self.rules),
-            "options": {"players": self.players, "seed": self.seed},
-            "log": list(self.log),
-            "state": copy_data(self.state),
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any], rules: RuleSet | None = None) -> Game:
-        """Resume a game saved with `to_json` (the rule set must hash the same)."""
-        from ..loading import load_rules
-
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise ValueError(f"not a saved game (expected format {SAVE_FORMAT})")
-        info = data["rules"]
-        if rules is None:
-            rules = load_rules(info["name"], tuple(info.get("variants", ())))
-        if rules.hash != info["hash"]:
-            raise ValueError(
-                f"the saved game was played under rules {info['hash'][:19]}…, but '{info['name']}'"
-                f" now hashes to {rules.hash[:19]}…"
-            )
-        options = data["options"]
-        return cls(
-            rules,
-            options["players"],
-            options["seed"],
-            state=copy_data(data["state"]),
-            log=data.get("log", ()),
-        )
-
-
-def _hook_caller(name: str) -> Callable[..., None] | None:
-    from ..pluginmanager import get_plugins
-
-    return get_plugins().hook_caller(name)

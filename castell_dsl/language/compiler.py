@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from ..mechanics import Mechanics
 from . import syntax as s
 from .core_kinds import CONDITION_VARIABLES, StepSequence, core_kinds
 from .diagnostics import Diagnostics, Span, did_you_mean, known_names_hint
@@ -32,6 +31,8 @@ from .schema import (
     Boolean,
     ConvertContext,
     Field,
+    GameSchema,
+    Graph,
     Integer,
     Kind,
     ListOf,
@@ -42,21 +43,8 @@ from .schema import (
     Text,
 )
 
-MechanicsLookup = Callable[[str], Mechanics | None]
+MechanicsLookup = Callable[[str], GameSchema | None]
 KEYWORDS = ("extends", "include", "override", "remove")
-
-
-class Graph(ListOf):
-    """A list of neighbours that must form a symmetric, connected graph over `kind`.
-
-    Declared once per node (`region A { adjacent [B, C] }`); the compiler checks that every
-    edge is written on both sides and that every node can be reached from every other.
-    """
-
-    def __init__(self, kind: str):
-        super().__init__(Ref(kind), unique=True)
-        self.kind = kind
-        self.expects = f"a list of {kind} names"
 
 
 def compile_rules(
@@ -138,7 +126,7 @@ def _find_mechanics(
     diags: Diagnostics,
     find_mechanics: MechanicsLookup,
     mechanics_names: Iterable[str],
-) -> Mechanics | None:
+) -> GameSchema | None:
     block = entry.value
     if not isinstance(block, s.Block):
         diags.error("E0210", "game must be a block { ... }", entry.span)
@@ -327,7 +315,7 @@ def _check_by_players(rules: RuleSet, ctx: ConvertContext, diags: Diagnostics) -
             )
 
 
-def _check_steps(rules: RuleSet, mechanics: Mechanics, diags: Diagnostics) -> None:
+def _check_steps(rules: RuleSet, mechanics: GameSchema, diags: Diagnostics) -> None:
     for kind_name in ("start", "round"):
         steps = rules.definitions.get(kind_name) or ()
         for step in steps:
@@ -363,7 +351,7 @@ def _field_type_name(spec: Field) -> str:
 
 
 def build_scope(
-    rules: RuleSet, mechanics: Mechanics, scope: str, broken: Iterable[str] = ()
+    rules: RuleSet, mechanics: GameSchema, scope: str, broken: Iterable[str] = ()
 ) -> Scope:
     """The names an expression of `scope` ("scoring" or "condition") may use."""
     constants: dict[str, tuple[str, Any]] = {}
@@ -387,7 +375,7 @@ def build_scope(
 def _compile_expressions(
     rules: RuleSet,
     ctx: ConvertContext,
-    mechanics: Mechanics,
+    mechanics: GameSchema,
     defs: Definitions,
     diags: Diagnostics,
     broken: set[str],
@@ -448,7 +436,7 @@ def _table_counts(node: Any) -> Iterable[tuple[str, str]]:
 
 
 def _check_table_coverage(
-    rules: RuleSet, ctx: ConvertContext, mechanics: Mechanics, diags: Diagnostics
+    rules: RuleSet, ctx: ConvertContext, mechanics: GameSchema, diags: Diagnostics
 ) -> None:
     """A table indexed by how many of a kind a player has must cover 1..(how many exist).
 
@@ -488,7 +476,7 @@ def _names_in(node: Any) -> Iterable[str]:
             yield from _names_in(getattr(node, attr))
 
 
-def count_component(rules: RuleSet, mechanics: Mechanics, name: str) -> int | None:
+def count_component(rules: RuleSet, mechanics: GameSchema, name: str) -> int | None:
     """How many of component `name` the rule set defines (None if it does not know `name`)."""
     if name in mechanics.counters:
         return mechanics.counters[name](rules)
@@ -506,7 +494,7 @@ def count_component(rules: RuleSet, mechanics: Mechanics, name: str) -> int | No
 
 
 def _check_components(
-    rules: RuleSet, mechanics: Mechanics, diags: Diagnostics, broken: set[str]
+    rules: RuleSet, mechanics: GameSchema, diags: Diagnostics, broken: set[str]
 ) -> None:
     declared = rules.definitions.get("components")
     if not declared:

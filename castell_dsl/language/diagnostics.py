@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -58,12 +58,11 @@ CODES: dict[str, str] = {
     "E0220": "unknown reference",
     "E0221": "unknown mechanics",
     # Game-wide consistency.
-    "E0230": "asymmetric adjacency",
-    "E0231": "unreachable region",
+    "E0230": "asymmetric graph (an edge written on one side only)",
+    "E0231": "unreachable node in a graph",
     "E0240": "table with gaps",
     "E0241": "player count without an entry",
     "E0250": "component count disagrees with the declared total",
-    "E0260": "tile that no team could ever complete",
     # Files, extends and variants.
     "E0270": "cyclic extends or include",
     "E0271": "file or rule set not found",
@@ -79,6 +78,20 @@ CODES: dict[str, str] = {
     "W0301": "table is never used",
     "W0303": "definition can never apply",
 }
+
+
+def register_codes(codes: Mapping[str, str], owner: str) -> None:
+    """Add a game's own diagnostic codes (its mechanics' `codes`) to the known ones.
+
+    The core table above holds only the language's codes; each game brings its own, so a
+    third-party game's checks report in the same vocabulary. A code already known with another
+    title is a clash between two plugins, refused with both named.
+    """
+    for code, title in codes.items():
+        known = CODES.get(code)
+        if known is not None and known != title:
+            raise ValueError(f"{owner}: diagnostic code {code} is already '{known}', not '{title}'")
+        CODES[code] = title
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,9 +66,16 @@ class Definitions:
 
 @dataclass
 class RulePath:
-    """Where rule sets and variants are found by name (bundled rules first, then plugins')."""
+    """Where rule sets and variants are found by name: the games' directories, then the user's.
+
+    Variant names are per game: a variant is looked up beside the rule set it is for
+    (`DIR/variants/NAME.castell` next to `DIR/GAME.castell`), then in the user's directories
+    (`CASTELL_RULES_PATH`), so two games may both have a `solo` variant.
+    """
 
     directories: list[Path]
+    #: The user's own directories (searched for variants of every game).
+    user_directories: list[Path] = field(default_factory=list)
 
     def find_rules(self, name: str) -> Path | None:
         for directory in self.directories:
@@ -77,13 +84,19 @@ class RulePath:
                 return candidate
         return None
 
-    def find_variant(self, name: str) -> Path | None:
-        for directory in self.directories:
+    def _variant_dirs(self, rules_file: Path | None) -> list[Path]:
+        if rules_file is None:
+            return list(self.directories)
+        return [rules_file.parent, *(d for d in self.user_directories if d != rules_file.parent)]
+
+    def find_variant(self, name: str, rules_file: Path | None = None) -> Path | None:
+        """The variant file `name` for the rule set in `rules_file` (any game's if None)."""
+        for directory in self._variant_dirs(rules_file):
             for candidate in (
                 directory / "variants" / f"{name}{RULE_SUFFIX}",
                 directory / f"{name}{RULE_SUFFIX}",
             ):
-                if candidate.is_file():
+                if candidate.is_file() and candidate != rules_file:
                     return candidate
         return None
 
@@ -93,9 +106,9 @@ class RulePath:
             names.update(p.stem for p in directory.glob(f"*{RULE_SUFFIX}"))
         return sorted(names)
 
-    def variant_names(self) -> list[str]:
+    def variant_names(self, rules_file: Path | None = None) -> list[str]:
         names = set()
-        for directory in self.directories:
+        for directory in self._variant_dirs(rules_file):
             names.update(p.stem for p in (directory / "variants").glob(f"*{RULE_SUFFIX}"))
         return sorted(names)
 

@@ -17,7 +17,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Protocol
 
 from . import syntax as s
 from .diagnostics import Diagnostics, Span, did_you_mean
@@ -664,3 +664,37 @@ def _source_like(node: s.Scalar) -> str:
 
 def _fields_hint(fields: Mapping[str, Field]) -> str:
     return "fields here: " + ", ".join(fields)
+
+
+class Graph(ListOf):
+    """A list of neighbours that must form a symmetric, connected graph over `kind`.
+
+    Declared once per node (`region A { adjacent [B, C] }`); the compiler checks that every
+    edge is written on both sides and that every node can be reached from every other.
+    """
+
+    def __init__(self, kind: str):
+        super().__init__(Ref(kind), unique=True)
+        self.kind = kind
+        self.expects = f"a list of {kind} names"
+
+
+class GameSchema(Protocol):
+    """What the compiler needs of a game's mechanics to read its rule files.
+
+    `castell_dsl.contract.Mechanics` satisfies it; the language layer names only this protocol,
+    so it depends on nothing above it.
+    """
+
+    name: str
+    kinds: Mapping[str, Kind]
+    #: Facts scoring expressions may read, with their types (`"int"`, `"list"`, …).
+    facts: Mapping[str, str]
+    #: Automatic steps a rule file may name (`step refill`).
+    steps: tuple[str, ...]
+    #: Actions a turn block may name, with their parameters.
+    actions: Mapping[str, Mapping[str, Field]]
+    #: Counters for `components` totals, by component name.
+    counters: Mapping[str, Callable[[Any], int]]
+
+    def check(self, rules: Any, diags: Diagnostics) -> None: ...

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from castell_dsl import load_rules
+from castell_dsl import load_rules, new_game
 from castell_dsl.engine.game import Game
 
 HERE = Path(__file__).resolve().parent
@@ -28,7 +28,7 @@ class Table:
         return load_rules("calico", variants)
 
     def game(self, players: int = 1, variants: tuple[str, ...] = ("beginner",), seed: int = 0):
-        return Game(self.rules(variants), players, seed)
+        return new_game(self.rules(variants), players, seed)
 
     def g(self, game: Game) -> dict:
         return game.state["g"]
@@ -85,7 +85,7 @@ class Table:
 
     def play_out(self, game: Game) -> Game:
         """Finish a game with the random bot."""
-        from castell_dsl.bots import make_bot
+        from castell_dsl.runtime.bots import make_bot
 
         bots = [make_bot("random", game.rules, s, game.seed) for s in range(game.players)]
         while not game.is_over():

@@ -102,12 +102,11 @@ def test_k_5_3_a_shape_with_one_extra_patch_attached_is_refused(table, name):
 @pytest.mark.parametrize("name", list(SHAPES))
 def test_k_5_3_the_contains_option_accepts_a_larger_group(table, name, tmp_path):
     """K-5.3."""
-    from castell_dsl import load_rules
-    from castell_dsl.engine.game import Game
+    from castell_dsl import load_rules, new_game
 
     path = tmp_path / "contains.castell"
     path.write_text('extends "calico"\noverride cat_rules { shape_match contains }\n')
-    game = Game(load_rules(path), 1, 0)
+    game = new_game(load_rules(path), 1, 0)
     logic = game.logic
     cat = logic.cat_index[name]
     for _rotation, cells in placements(name):
@@ -218,8 +217,7 @@ def test_k_5_4_touching_groups_of_the_cats_two_patterns_each_attract_it(table):
 
 def test_k_5_4_the_literal_reading_refuses_a_group_touching_the_first(table, tmp_path):
     """K-5.4."""
-    from castell_dsl import load_rules
-    from castell_dsl.engine.game import Game
+    from castell_dsl import load_rules, new_game
 
     path = tmp_path / "literal.castell"
     path.write_text(
@@ -228,7 +226,7 @@ def test_k_5_4_the_literal_reading_refuses_a_group_touching_the_first(table, tmp
         "override setup { cats [Millie, Tibbit, Coconut]  goals [all_different, aa_bb_cc, "
         "aaa_bbb]  goal_placement in_order }\n"
     )
-    game = Game(load_rules(path), 1, 0)
+    game = new_game(load_rules(path), 1, 0)
     table.clear(game)
     table.assign(game, Millie=["dots", "ferns"], Tibbit=["vines", "stripes"],
                  Coconut=["flowers", "quatrefoil"])  # fmt: skip

@@ -98,9 +98,9 @@ def test_k_8_4_scenario_objectives_must_be_well_formed(diagnose, objectives, cod
 def test_every_shipped_calico_file_validates_cleanly():
     from pathlib import Path
 
-    from castell_dsl.loading import load_report
+    from castell_dsl.runtime.loading import load_report
 
-    root = Path(__file__).resolve().parents[2] / "rules"
+    root = Path(__file__).resolve().parents[2] / "rules" / "calico"
     files = [root / "calico.castell", *sorted((root / "variants").glob("*.castell"))]
     for path in files:
         text = path.read_text()
@@ -113,7 +113,7 @@ def test_every_shipped_calico_file_validates_cleanly():
 def test_every_default_is_marked_in_the_rule_file():
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[2] / "rules"
+    root = Path(__file__).resolve().parents[2] / "rules" / "calico"
     text = (root / "calico.castell").read_text()
     for line in (
         "first_player random",

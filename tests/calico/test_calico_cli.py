@@ -20,11 +20,11 @@ def run(*args: str):
 
 def test_validate_the_calico_rules_and_variants():
     variants = sorted(
-        str(p) for p in (ROOT / "rules" / "variants").glob("*.castell")
+        str(p) for p in (ROOT / "rules" / "calico" / "variants").glob("*.castell")
         if 'extends "calico"' in p.read_text()
     )  # fmt: skip
     assert len(variants) == 14  # beginner, family, low-luck, solo, scenario-1 … scenario-10
-    result = run("validate", str(ROOT / "rules" / "calico.castell"), *variants)
+    result = run("validate", str(ROOT / "rules" / "calico" / "calico.castell"), *variants)
     assert result.exit_code == 0, result.output
     assert "0 errors, 0 warnings" in result.output
 
@@ -94,7 +94,7 @@ def test_render_draws_each_quilt_with_colour_and_pattern_letters(table):
     assert " G1 " in text and "G1 at 3,2" in text  # the goal space, and its goal
     assert "patterns D dots" in text  # the legend
     # Each hex is four characters; odd rows start half a hex (two characters) further right.
-    from castell_plugins.calico.views import quilt_text
+    from calico_game.views import quilt_text
 
     lines = quilt_text(game.logic, game.state["g"], 0).plain.splitlines()
     row0, row1 = lines[1], lines[2]

@@ -13,10 +13,10 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from castell_dsl import load_rules
-from castell_dsl.bots import make_bot
+from castell_dsl import load_rules, new_game
 from castell_dsl.engine.game import Game
-from castell_dsl.simulation import play_game
+from castell_dsl.runtime.bots import make_bot
+from castell_dsl.runtime.simulation import play_game
 
 RULES = load_rules("calico")
 VARIANT_RULES = {
@@ -67,7 +67,7 @@ def test_k_1_1_k_3_4_k_7_1_invariants_hold_in_random_games(players, seed):
 def test_k_1_1_patches_are_conserved_move_by_move_in_every_variant(variant, players, seed):
     """K-1.1."""
     rules = VARIANT_RULES[variant]
-    game = Game(rules, players, seed, record_events=False)
+    game = new_game(rules, players, seed, record_events=False)
     bots = [make_bot("random", rules, s, seed) for s in range(players)]
     while not game.is_over():
         game.apply(bots[game.current_player].choose(game))

@@ -7,8 +7,7 @@ from collections import Counter
 
 import pytest
 
-from castell_dsl import load_rules
-from castell_dsl.engine.game import Game
+from castell_dsl import load_rules, new_game
 
 RULES = load_rules("calico")
 
@@ -18,7 +17,7 @@ def test_k_1_1_the_box_holds_108_patches_six_colours_by_six_patterns_by_three():
     assert len(RULES.named("colour")) == 6
     assert len(RULES.named("pattern")) == 6
     assert RULES.one("components")["patches"] == 108
-    game = Game(RULES, 1, 0)
+    game = new_game(RULES, 1, 0)
     g = game.state["g"]
     total = Counter()
     for patch, n in enumerate(g["bag"]):
@@ -62,7 +61,7 @@ def test_k_1_2_a_new_quilt_has_24_edge_patches_3_goal_spaces_and_22_empty_hexes(
 )
 def test_k_1_3_neighbours_follow_the_odd_rows_shifted_right_layout(cell, expected):
     """K-1.3."""
-    from castell_plugins.calico import hexes
+    from calico_game import hexes
 
     assert hexes.offset_neighbours(*cell) == expected
 
@@ -114,7 +113,7 @@ def test_k_2_1_beginner_setup_fixes_cats_and_goals_in_order(table):
 def test_k_2_2_standard_setup_draws_a_cat_per_dot_group_and_reveals_four_goals():
     """K-2.2."""
     for seed in range(20):
-        game = Game(RULES, 3, seed)
+        game = new_game(RULES, 3, seed)
         g = game.state["g"]
         assert sorted(game.logic.cat_dots[c] for c in g["cats"]) == [1, 2, 3]
         for seat in range(3):
@@ -124,7 +123,7 @@ def test_k_2_2_standard_setup_draws_a_cat_per_dot_group_and_reveals_four_goals()
 
 def test_k_2_2_players_choose_three_of_four_goals_and_their_spaces():
     """K-2.2."""
-    game = Game(RULES, 2, 5)
+    game = new_game(RULES, 2, 5)
     actions = game.legal_actions()
     assert {a.kind for a in actions} == {"goals"}
     assert len(actions) == 24  # 4 x 3 x 2 arrangements
@@ -138,7 +137,7 @@ def test_k_2_2_players_choose_three_of_four_goals_and_their_spaces():
 def test_k_2_3_every_pattern_belongs_to_exactly_one_cat_two_per_cat():
     """K-2.3."""
     for seed in range(20):
-        game = Game(RULES, 1, seed)
+        game = new_game(RULES, 1, seed)
         g = game.state["g"]
         assert sorted(Counter(g["pattern_cat"]).values()) == [2, 2, 2]
         assert set(g["pattern_cat"]) == set(g["cats"])
@@ -147,7 +146,7 @@ def test_k_2_3_every_pattern_belongs_to_exactly_one_cat_two_per_cat():
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_k_2_4_hands_of_two_and_a_market_of_three_from_the_bag(players):
     """K-2.4."""
-    game = Game(RULES, players, 11)
+    game = new_game(RULES, players, 11)
     g = game.state["g"]
     assert all(len(hand) == 2 for hand in g["hands"])
     assert len(g["market"]) == 3

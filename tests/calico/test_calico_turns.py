@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from castell_dsl.engine.actions import ActionError
+from castell_dsl.contract import ActionError
 
 
 def rejection(game, text: str) -> str:
@@ -127,10 +127,9 @@ def test_k_3_4_take_when_full_option_keeps_the_last_market_step(table, tmp_path)
         "  action take { limit 1  required true  after [place]  take_when_full true }\n"
         "}\n"
     )
-    from castell_dsl import load_rules
-    from castell_dsl.engine.game import Game
+    from castell_dsl import load_rules, new_game
 
-    game = table.play_out(Game(load_rules(path), 1, 0))
+    game = table.play_out(new_game(load_rules(path), 1, 0))
     assert sum(1 for a in game.log if a.startswith("take")) == 22
     assert len(table.g(game)["hands"][0]) == 2
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from castell_dsl import load_rules
-from castell_dsl.engine.game import Game
+from castell_dsl import load_rules, new_game
 from castell_dsl.language.diagnostics import RuleError
 
 AROUND_3_2 = [(2, 1), (3, 1), (2, 2), (4, 2), (2, 3), (3, 3)]
@@ -34,13 +33,13 @@ def test_k_8_1_family_goals_are_face_down_and_score_nothing(table):
 
 def test_k_8_2_low_luck_leaves_72_patches_for_two_players(table):
     """K-8.2."""
-    game = Game(load_rules("calico", ("low-luck",)), 2, 3)
+    game = new_game(load_rules("calico", ("low-luck",)), 2, 3)
     g = table.g(game)
     in_play = sum(g["bag"]) + len(g["market"]) + sum(len(h) for h in g["hands"])
     assert in_play == 72
     assert sum(g["removed"]) == 36 and set(g["removed"]) == {1}  # one full set
     assert table.play_out(game).is_over()
-    four = Game(load_rules("calico", ("low-luck",)), 4, 3)  # [default] not for 3-4 players
+    four = new_game(load_rules("calico", ("low-luck",)), 4, 3)  # [default] not for 3-4 players
     assert sum(table.g(four)["removed"]) == 0
 
 
@@ -49,12 +48,12 @@ def test_k_8_3_solo_is_one_player_only():
     rules = load_rules("calico", ("solo",))
     assert rules.game.players == (1, 1)
     with pytest.raises(ValueError):
-        Game(rules, 2, 0)
+        new_game(rules, 2, 0)
 
 
 def test_k_8_3_solo_market_discards_the_farthest_slides_and_refills_two(table):
     """K-8.3."""
-    game = Game(load_rules("calico", ("solo", "beginner")), 1, 8)
+    game = new_game(load_rules("calico", ("solo", "beginner")), 1, 8)
     g = table.g(game)
     game.apply(game.legal_actions()[0])
     a, b, c = (table.patch(game, t) for t in ("pink/dots", "green/ferns", "yellow/vines"))
@@ -70,7 +69,7 @@ def test_k_8_3_solo_market_discards_the_farthest_slides_and_refills_two(table):
 
 def test_k_8_3_solo_duplicates_name_their_slot(table):
     """K-8.3."""
-    game = Game(load_rules("calico", ("solo", "beginner")), 1, 8)
+    game = new_game(load_rules("calico", ("solo", "beginner")), 1, 8)
     g = table.g(game)
     game.apply(game.legal_actions()[0])
     a, b = (table.patch(game, t) for t in ("pink/dots", "green/ferns"))
@@ -86,7 +85,7 @@ def test_k_8_3_solo_duplicates_name_their_slot(table):
 def test_k_8_3_solo_combines_with_low_luck_and_a_scenario(table):
     """K-8.3."""
     rules = load_rules("calico", ("solo", "low-luck", "scenario-2"))
-    game = table.play_out(Game(rules, 1, 4))
+    game = table.play_out(new_game(rules, 1, 4))
     g = table.g(game)
     assert sum(g["removed"]) == 36 + 21  # a set, then one discard per take
     assert "report" in game.result()
@@ -111,7 +110,7 @@ SCENARIOS = {
 def test_k_8_4_a_scenario_fixes_goals_and_cats_and_the_player_places_the_goals(table, number):
     """K-8.4."""
     goals, cats = SCENARIOS[number]
-    game = Game(load_rules("calico", (f"scenario-{number}",)), 1, number)
+    game = new_game(load_rules("calico", (f"scenario-{number}",)), 1, number)
     g = table.g(game)
     assert [game.logic.cat_names[c] for c in g["cats"]] == cats
     options = game.legal_actions()
@@ -123,7 +122,7 @@ def test_k_8_4_a_scenario_fixes_goals_and_cats_and_the_player_places_the_goals(t
 
 def test_k_8_4_k_8_5_a_finished_scenario_game_reports_its_objectives(table):
     """K-8.4, K-8.5."""
-    game = table.play_out(Game(load_rules("calico", ("scenario-3",)), 1, 2))
+    game = table.play_out(new_game(load_rules("calico", ("scenario-3",)), 1, 2))
     report = game.result()["report"]["scenario"]
     assert report["number"] == 3
     (seat,) = report["players"]
@@ -140,7 +139,7 @@ def test_k_8_4_k_8_5_a_finished_scenario_game_reports_its_objectives(table):
 
 def test_k_8_4_objectives_measure_goals_cats_buttons_and_score(table):
     """K-8.4."""
-    game = Game(load_rules("calico", ("scenario-6",)), 1, 1)
+    game = new_game(load_rules("calico", ("scenario-6",)), 1, 1)
     game.apply(game.legal_actions()[0])
     g = table.g(game)
     logic = game.logic
@@ -166,7 +165,7 @@ def test_k_8_4_objectives_measure_goals_cats_buttons_and_score(table):
     assert (goals["at_least"], goals["needed"], goals["value"]) == (2, 3, 3)  # [default]
     assert report["objectives"][3]["value"] == 14 + 8 + 7 + 7 * 3
     assert report["passed"] is False
-    from castell_plugins.calico.scenarios import measures
+    from calico_game.scenarios import measures
 
     g["tokens"][0][10] = logic.cat_index["Tibbit"]
     g["tokens"][0][11] = logic.cat_index["Tibbit"]

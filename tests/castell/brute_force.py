@@ -19,7 +19,7 @@ import os
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
-from castell_plugins.castell.towers import TowerRules
+from castell_game.towers import TowerRules
 
 Tower = tuple[tuple[int, ...], ...]
 

@@ -19,7 +19,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from brute_force import make_rules
-from castell_plugins.castell.towers import TowerRules
+from castell_game.towers import TowerRules
 
 
 @pytest.fixture(scope="session")

@@ -8,14 +8,14 @@ C-9.1 (festivals in rounds 3-10), C-6.3 (every tower legal for its owner's ranks
 
 from __future__ import annotations
 
-from castell_plugins.castell import towers
-from castell_plugins.castell.tables import tower_rules
+from castell_game import towers
+from castell_game.tables import tower_rules
 from hypothesis import given
 from hypothesis import strategies as st
 
-from castell_dsl import load_rules
-from castell_dsl.bots import make_bot
+from castell_dsl import load_rules, new_game
 from castell_dsl.engine.game import Game
+from castell_dsl.runtime.bots import make_bot
 
 RULES = load_rules("castell")
 TOWER_RULES = tower_rules(RULES)
@@ -31,7 +31,7 @@ def conserved(game: Game) -> None:
 
 
 def play_checked(players: int, seed: int) -> Game:
-    game = Game(RULES, players, seed, record_events=True)
+    game = new_game(RULES, players, seed, record_events=True)
     bots = [make_bot("random", RULES, s, seed) for s in range(players)]
     used: dict[str, int] = {}
     turn_owner = None
@@ -67,7 +67,7 @@ def test_json_round_trip_and_replay_reproduce_the_state(players, seed, stop, rou
 
 
 def test_clone_is_independent():
-    game = Game(RULES, 3, 5, record_events=False)
+    game = new_game(RULES, 3, 5, record_events=False)
     copy = game.clone()
     copy.apply(copy.legal_actions()[0])
     assert copy.state_hash() != game.state_hash()

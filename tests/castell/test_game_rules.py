@@ -8,10 +8,10 @@ step under test runs.
 from __future__ import annotations
 
 import pytest
-from castell_plugins.castell.tables import tower_rules
+from castell_game.tables import tower_rules
 
 from castell_dsl import load_rules, new_game
-from castell_dsl.engine.actions import ActionError
+from castell_dsl.contract import ActionError
 
 
 def g(game):
@@ -78,7 +78,7 @@ def test_c1_1_two_to_four_players():
 
 def test_c1_2_the_game_lasts_ten_rounds():
     """C-1.2."""
-    from castell_dsl.simulation import play_game
+    from castell_dsl.runtime.simulation import play_game
 
     game = play_game(load_rules("castell"), 3, 11, ["random"] * 3, record_events=True)
     assert game.is_over()
@@ -464,7 +464,7 @@ def compete(game, player, where: str | None, tower):
 
 def test_c9_1_festivals_only_at_the_end_of_rounds_three_to_ten():
     """C-9.1."""
-    from castell_dsl.simulation import play_game
+    from castell_dsl.runtime.simulation import play_game
 
     game = play_game(load_rules("castell"), 4, 2, ["random"] * 4, record_events=True)
     rounds = [e["round"] for e in game.events if e["type"] == "festival"]

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from castell_dsl import load_rules
-from castell_dsl.simulation import play_game
+from castell_dsl.runtime.simulation import play_game
 
 GOLDEN = Path(__file__).parent / "golden" / "game-4p-seed-42.json"
 

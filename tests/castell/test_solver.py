@@ -12,7 +12,7 @@ import json
 import brute_force as bf
 import pytest
 from brute_force import SKILLS, make_rules
-from castell_plugins.castell.solver import (
+from castell_game.solver import (
     Solution,
     best_festival_tower,
     best_tower_dict,
@@ -21,7 +21,7 @@ from castell_plugins.castell.solver import (
     complete_shape,
     tallest_tower,
 )
-from castell_plugins.castell.towers import (
+from castell_game.towers import (
     check,
     meets_exhibition,
     meets_festival,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
+import castell_game.api
 import pytest
 from click.testing import CliRunner
 
-import castell_dsl
 from castell_dsl.cli import cli, main
 
 
@@ -107,11 +107,11 @@ def test_bad_input_is_one_line_and_exit_2(args, message, capsys):
 
 
 def test_library_api_matches_the_cli():
-    assert castell_dsl.check_tower([[5, 5, 5], [4, 4], [3]], {}) == {
+    assert castell_game.api.check_tower([[5, 5, 5], [4, 4], [3]], {}) == {
         "legal": True,
         "uses": {"balance": 0, "base": 0, "mix": 0, "strength": 0, "width": 0},
         "reason": None,
     }
-    best = castell_dsl.best_tower([1, 2, 2, 5, 6, 6, 6, 5, 5, 4, 3], {"balance": 1}, sizes=(6,),
-                                  min_levels=4)  # fmt: skip
+    team = [1, 2, 2, 5, 6, 6, 6, 5, 5, 4, 3]
+    best = castell_game.api.best_tower(team, {"balance": 1}, sizes=(6,), min_levels=4)
     assert best["score"] == 7 and best["levels"][0] == [6, 6, 6]

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 import brute_force as bf
 import pytest
 from brute_force import SKILLS, make_rules
-from castell_plugins.castell.towers import (
+from castell_game.towers import (
     REASON_CODES,
     TowerRules,
     check,

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from castell_dsl.cli import cli
-from castell_dsl.engine.saves import read_save
+from castell_dsl.runtime.saves import read_save
 
 
 @pytest.fixture(autouse=True)

@@ -8,7 +8,12 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from castell_dsl.cli import cli
-from castell_dsl.simulation import SimulationSpec, run_batch, run_batch_dask, wilson_interval
+from castell_dsl.runtime.simulation import (
+    SimulationSpec,
+    run_batch,
+    run_batch_dask,
+    wilson_interval,
+)
 
 
 def simulate(*args: str):

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from castell_dsl import load_rules
-from castell_dsl.simulation import play_game
+from castell_dsl.runtime.simulation import play_game
 
 GOLDEN = Path(__file__).with_name("simulations.json")
 

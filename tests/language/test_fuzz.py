@@ -15,10 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from castell_dsl.language.diagnostics import CODES
-from castell_dsl.loading import load_report
-from castell_dsl.resources import bundled_rules_dir
+from castell_dsl.runtime.loading import load_report, rule_path
 
-CASTELL = (bundled_rules_dir() / "castell.castell").read_text()
+CASTELL = rule_path().find_rules("castell").read_text()
 LINES = CASTELL.splitlines(keepends=True)
 
 TOKENS = [

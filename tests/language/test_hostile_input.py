@@ -11,7 +11,7 @@ import time
 import pytest
 
 from castell_dsl.language.diagnostics import CODES
-from castell_dsl.loading import load_report
+from castell_dsl.runtime.loading import load_report
 
 CASES = {
     "empty": (b"", "E0110"),

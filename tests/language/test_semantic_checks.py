@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from castell_dsl.resources import bundled_rules_dir
+from castell_dsl.runtime.loading import rule_path
 
 
 def bundled_line(text: str) -> int:
     """The line of rules/castell.castell that contains `text` (so tests survive edits)."""
-    lines = (bundled_rules_dir() / "castell.castell").read_text().splitlines()
+    lines = rule_path().find_rules("castell").read_text().splitlines()
     return next(i for i, line in enumerate(lines, 1) if text in line)
 
 
@@ -24,7 +24,7 @@ def only(report, code):
 
 def test_the_bundled_castell_rules_compile_without_diagnostics(diagnose):
     """C-2: every component of the box is defined and the declared totals match."""
-    from castell_dsl.loading import load_report
+    from castell_dsl.runtime.loading import load_report
 
     report = load_report("castell")
     assert report.ok, report.diagnostics

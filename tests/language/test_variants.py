@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from castell_dsl.language.diagnostics import RuleError
-from castell_dsl.loading import load_report, load_rules
+from castell_dsl.runtime.loading import load_report, load_rules
 
 
 def test_extending_file_overrides_fields_and_keeps_the_rest(diagnose):

@@ -9,8 +9,8 @@ from click.testing import CliRunner
 
 from castell_dsl import hookimpl, new_game
 from castell_dsl.cli import cli, main
-from castell_dsl.loading import load_report
-from castell_dsl.pluginmanager import get_plugins, reset
+from castell_dsl.runtime.loading import load_report
+from castell_dsl.runtime.plugins import get_plugins, reset
 
 
 @pytest.fixture(autouse=True)

@@ -5,7 +5,7 @@ group; `castell simulate --variant quick` and `castell play --variant quick` the
 """
 
 from castell_dsl import hookimpl
-from castell_dsl.variants import Variant
+from castell_dsl.contract import Variant
 
 
 def six_rounds(editor, options):

@@ -1,0 +1,94 @@
+"""The contract: every type a plugin implements or receives, in one place.
+
+A game, a variant, a bot or a front-end is written against this package (and the rules
+language's schema vocabulary it re-exports), never against the engine's or the runtime's
+internals, so those are free to change. `castell_dsl.hookspecs` imports only from here.
+
+- Actions: `Action`, `Rejection`, `ActionError`, `ActionSyntaxError`.
+- Chance: `Rng`, `seed_state`.
+- Games: `Mechanics` (what a game family gives the compiler and the engine), `GameLogic` (what
+  its actions mean), `GameContext` (what a logic may read and write of a game), `Step`.
+- Variants: `Variant`, `RulesEditor`, `VariantConflict`.
+- Players: `Bot`, `BotFactory`, `PlayableGame`, `bot_seed`, `decision_rng`.
+- Front-ends: `Frontend`, `PlaySession`, `Observer`, `UndoError`.
+- The rules language's vocabulary a game's schema and checks use: `Kind`, `Field`, the field
+  types, `Record`, `RuleSet`, `Diagnostics`, `Span`, `did_you_mean`.
+- `shipped_dir`: where a plugin's data folder (its rule files) is, installed or in a checkout.
+"""
+
+from __future__ import annotations
+
+from ..language.diagnostics import Diagnostics, RuleError, Span, did_you_mean
+from ..language.ruleset import Record, RuleSet
+from ..language.schema import (
+    Boolean,
+    ByPlayers,
+    Field,
+    Graph,
+    Integer,
+    IntRange,
+    Kind,
+    ListOf,
+    MapOf,
+    Multiset,
+    OneOf,
+    Ref,
+    Struct,
+    Symbol,
+    Text,
+)
+from ..resources import shipped_dir
+from .actions import Action, ActionError, ActionSyntaxError, Rejection
+from .bots import Bot, BotFactory, PlayableGame, bot_seed, decision_rng
+from .frontends import Frontend, Observer, PlaySession, UndoError
+from .logic import GameContext, GameLogic, Step
+from .mechanics import Mechanics
+from .rng import Rng, seed_state
+from .variants import RulesEditor, Variant, VariantConflict
+
+__all__ = [
+    "Action",
+    "ActionError",
+    "ActionSyntaxError",
+    "Boolean",
+    "Bot",
+    "BotFactory",
+    "ByPlayers",
+    "Diagnostics",
+    "Field",
+    "Frontend",
+    "GameContext",
+    "GameLogic",
+    "Graph",
+    "IntRange",
+    "Integer",
+    "Kind",
+    "ListOf",
+    "MapOf",
+    "Mechanics",
+    "Multiset",
+    "Observer",
+    "OneOf",
+    "PlaySession",
+    "PlayableGame",
+    "Record",
+    "Ref",
+    "Rejection",
+    "Rng",
+    "RuleError",
+    "RuleSet",
+    "RulesEditor",
+    "Span",
+    "Step",
+    "Struct",
+    "Symbol",
+    "Text",
+    "UndoError",
+    "Variant",
+    "VariantConflict",
+    "bot_seed",
+    "decision_rng",
+    "did_you_mean",
+    "seed_state",
+    "shipped_dir",
+]

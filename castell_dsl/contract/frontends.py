@@ -1,0 +1,52 @@
+"""Front-ends: a way to play (terminal, JSON lines, a browser), and the session it drives.
+
+A `Frontend` (registered through `register_frontends`) shows a game to people, or to another
+program, and feeds their actions back. It drives a `PlaySession` — the game, who sits in each
+seat, bots moving, undo, saving — so front-ends differ only in how they talk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from .actions import Action
+from .bots import PlayableGame
+
+#: A listener for a game's events: `(game, event)`; events are JSON-ready dicts with a `type`.
+Observer = Callable[[Any, dict[str, Any]], None]
+
+
+class PlaySession(Protocol):
+    """A game being played: seats, bots, turn history for undo, saving."""
+
+    game: PlayableGame
+    seats: list[str]
+    observers: list[Observer]
+    turn_starts: list[tuple[int, int]]
+    save_path: Path
+
+    def is_human(self, player: int | None) -> bool: ...
+    def describe_seat(self, player: int) -> str: ...
+    def play_bots(self) -> int | None:
+        """Let bots move until a person must decide; that person's seat, or None at the end."""
+        ...
+
+    def apply(self, action: Action | str) -> Action: ...
+    def undo(self) -> int: ...
+    def save(self, path: str | None = None) -> Path: ...
+
+
+@dataclass
+class Frontend:
+    """A way to play: `run(session)` plays the session to its end and returns an exit code."""
+
+    name: str
+    description: str
+    run: Callable[[PlaySession], int]
+
+
+class UndoError(Exception):
+    """Nothing to take back, with the reason in words."""

@@ -1,0 +1,149 @@
+"""`GameLogic`: what a game's mechanics implements so the engine can run it.
+
+The engine owns the flow (rounds, steps, turns, per-turn limits, granted actions, chance,
+scoring, the log); a `GameLogic` owns the meaning: the initial state of its part of the game,
+its automatic steps, and for each action kind the options a player has, whether a given action
+is allowed and why not, and what it does.
+
+A logic sees the game through `GameContext`, the small part of the engine's `Game` a mechanics
+may read and write — its own data under `state["g"]`, the seeded generator, the event emitter,
+the round — never the engine's flow internals. That keeps a game testable on its own and the
+engine free to change how it runs.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .actions import Action, Rejection
+from .rng import Rng
+
+if TYPE_CHECKING:
+    from ..language.ruleset import Record, RuleSet
+
+
+class GameContext(Protocol):
+    """What a mechanics may read and write of a game in progress.
+
+    `state` is plain JSON data: the engine's keys (`round`, `turn`, …) are read-only for a
+    mechanics; its own data lives under `state["g"]`. Randomness comes only from `rng`, whose
+    state is in `state` too, so a game replays exactly.
+    """
+
+    rules: RuleSet
+    logic: GameLogic
+    players: int
+    seed: int
+    state: dict[str, Any]
+    rng: Rng
+    #: True while the engine lists or checks an action granted by an earlier one.
+    granted: bool
+
+    @property
+    def round(self) -> int: ...
+    @property
+    def rounds(self) -> int: ...
+    @property
+    def current_player(self) -> int | None: ...
+    @property
+    def observed(self) -> bool:
+        """True when someone listens to events: a mechanics skips building them otherwise."""
+        ...
+
+    def emit(self, event: dict[str, Any]) -> None: ...
+    def score_of(self, player: int) -> int: ...
+    def is_over(self) -> bool: ...
+
+
+#: An automatic step (`step refill` in a rule file calls `steps["refill"](game)`).
+Step = Callable[[GameContext], None]
+
+
+class GameLogic(ABC):
+    """The interface between the generic engine and one game's mechanics."""
+
+    rules: RuleSet
+    #: Automatic steps by name.
+    steps: Mapping[str, Step]
+
+    @abstractmethod
+    def initial_state(self, game: GameContext) -> dict[str, Any]:
+        """The mechanics' part of a new game's state (JSON data), before any step runs."""
+
+    @abstractmethod
+    def options(self, game: GameContext, player: int, kind: str, spec: Record) -> list[Action]:
+        """The actions of `kind` the player may take now: a finite, useful list.
+
+        For open-ended actions (any legal tower) this is a selection (e.g. the solver's best
+        towers); `check` accepts every legal action, listed or not. `spec` is the action's entry
+        in the turn block (its limit and parameters). `game.granted` tells whether this action
+        was granted by an earlier one (e.g. a free special action).
+        """
+
+    @abstractmethod
+    def check(
+        self, game: GameContext, player: int, action: Action, spec: Record
+    ) -> Rejection | None:
+        """None if the player may take `action` now; otherwise why not."""
+
+    @abstractmethod
+    def apply(self, game: GameContext, player: int, action: Action, spec: Record) -> str | None:
+        """Carry out a checked action. Return the kind of an action it grants at once, if any."""
+
+    @abstractmethod
+    def parse(self, kind: str, text: str) -> Action:
+        """Read the arguments of an action of `kind` (text after the first word).
+
+        Raise `ActionSyntaxError` with a message saying what was expected.
+        """
+
+    @abstractmethod
+    def facts(self, game: GameContext, player: int) -> dict[str, Any]:
+        """The values scoring expressions read for one player (the mechanics' `facts`)."""
+
+    def view(self, game: GameContext) -> dict[str, Any]:
+        """What every player can see, with names rather than indices, for front-ends."""
+        return {}
+
+    def report(self, game: GameContext) -> dict[str, Any]:
+        """Extra facts for a finished game's result (e.g. which scenario objectives were met).
+
+        Included in `Game.result()` under "report" when not empty.
+        """
+        return {}
+
+    def heuristic(self, game: GameContext, player: int) -> float:
+        """How good the position is for `player`, for bots that look one move ahead.
+
+        The default is the player's score if the game ended now (the rule file's scoring);
+        a mechanics may add positional terms. Bots compare it between players.
+        """
+        return float(game.score_of(player))
+
+    def notation(self) -> list[str]:
+        """Example actions in this game's notation, one per line, for a player's `help`."""
+        return []
+
+    def hints(self, game: GameContext, player: int) -> list[str]:
+        """Advice for a human player (`hint` in `castell play`): lines of text."""
+        return []
+
+    def render(self, game: GameContext, viewer: int | None) -> list[Any]:
+        """Renderables (rich) showing the table to `viewer`, for the terminal front-end.
+
+        The default shows `view()` as text; a mechanics draws its own board.
+        """
+        import json
+
+        return [json.dumps(self.view(game), indent=1)]
+
+    def narrate(self, game: GameContext, event: dict[str, Any]) -> list[Any]:
+        """How one of this game's own events reads for a person (renderables; [] for none).
+
+        The engine's events (`start`, `round`, `turn`, `action`, `end`) are the front-ends'
+        business; a mechanics' events (a festival's results, a tile performed) are told here,
+        so a front-end never needs to know any game's event types.
+        """
+        return []

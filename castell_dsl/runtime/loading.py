@@ -1,0 +1,244 @@
+"""Loading rule sets by name or path, with variants: the one entry point every command uses.
+
+`load_rules("NAME", variants=("VARIANT",))` finds the rule file through the rule path (the
+directories games register through `register_rule_paths`, then `CASTELL_RULES_PATH`), resolves
+`extends` and `include`, applies variant files (found beside the rule set they are for, so
+variant names are per game), compiles, then lets code variants and `adjust_rules` hooks
+adjust the result. Compiled rule sets are cached per process, keyed by the files' contents'
+modification times, so bots and simulations pay for compilation once.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..contract import Mechanics, RulesEditor, VariantConflict
+from ..language.compiler import compile_rules
+from ..language.diagnostics import Diagnostic, Diagnostics, RuleError, Span, did_you_mean
+from ..language.loader import Definitions, Loader, RulePath, display_path, is_path_like
+from ..language.ruleset import RuleSet
+from ..language.source import Source
+from .plugins import PluginError, get_plugins, registries
+
+#: Errors after which compiling would only add noise (a file is missing or unreadable).
+FATAL_LOAD_CODES = frozenset(
+    [f"E01{n:02d}" for n in range(100)] + ["E0270", "E0271", "E0274", "E0275"]
+)
+
+
+def rule_path() -> RulePath:
+    """The games' rule directories (from plugins), then the user's (`CASTELL_RULES_PATH`)."""
+    directories: list[Path] = []
+    for result in get_plugins().collect("register_rule_paths"):
+        path = Path(result)
+        if path not in directories:
+            directories.append(path)
+    users = [Path(raw) for raw in os.environ.get("CASTELL_RULES_PATH", "").split(os.pathsep) if raw]
+    return RulePath(directories + [p for p in users if p not in directories], users)
+
+
+def default_rules() -> str:
+    """The rule set commands use when none is given: the one a game plugin names through
+    `default_rules` (the core names no game), or the only one installed."""
+    named = get_plugins().call("default_rules", tolerant=True)
+    if named:
+        return str(named[0])
+    names = rule_path().rule_names()
+    if len(names) == 1:
+        return names[0]
+    diags = Diagnostics()
+    diags.error(
+        "E0271",
+        "no default rule set: name one with --rules",
+        Span.point("<command line>"),
+        f"rule sets: {', '.join(names)}" if names else "no game is installed",
+    )
+    raise RuleError(diags.sorted())
+
+
+def find_mechanics(name: str) -> Mechanics | None:
+    return registries().mechanics.get(name)
+
+
+def mechanics_names() -> list[str]:
+    return sorted(registries().mechanics)
+
+
+@dataclass
+class LoadReport:
+    """The outcome of loading one rule file: a rule set, or the diagnostics that explain why not."""
+
+    path: str
+    rules: RuleSet | None
+    diagnostics: list[Diagnostic]
+    sources: dict[str, Source] = field(default_factory=dict)
+    files: list[Path] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.rules is not None and not any(d.is_error for d in self.diagnostics)
+
+    def source_lines(self, path: str) -> list[str] | None:
+        source = self.sources.get(path)
+        return source.lines if source is not None else None
+
+
+def resolve_rules_path(name_or_path: str | os.PathLike, diags: Diagnostics) -> Path | None:
+    """A rule set's file from its name (`castell`) or a path (`rules/castell.castell`)."""
+    text = os.fspath(name_or_path)
+    candidate = Path(text)
+    if candidate.is_file():
+        return candidate
+    if is_path_like(text) or candidate.exists():
+        what = "is not a rule file" if candidate.exists() else "does not exist"
+        diags.error("E0271", f"'{text}' {what}", Span.point(text))
+        return None
+    found = rule_path().find_rules(text)
+    if found is None:
+        names = rule_path().rule_names()
+        diags.error(
+            "E0271",
+            f"no rule set named '{text}'",
+            Span.point(text),
+            did_you_mean(text, names) or f"rule sets: {', '.join(names)}",
+        )
+    return found
+
+
+def load_report(
+    name_or_path: str | os.PathLike,
+    variants: Sequence[str] = (),
+    options: dict[str, Any] | None = None,
+) -> LoadReport:
+    """Load and compile; never raises for a problem in the rules (see `LoadReport`)."""
+    diags = Diagnostics()
+    shown = os.fspath(name_or_path)
+    path = resolve_rules_path(name_or_path, diags)
+    if path is None:
+        return LoadReport(shown, None, diags.sorted())
+    path_rules = rule_path()
+    loader = Loader(path_rules, diags)
+    defs = loader.load(path)
+    code_variants = []
+    known = registries().variants
+    for name in variants:
+        if name in known:
+            code_variants.append(known[name])
+            continue
+        variant_file = path_rules.find_variant(name, path)
+        if variant_file is None:
+            names = sorted(set(known) | set(path_rules.variant_names(path)))
+            diags.error(
+                "E0274",
+                f"unknown variant '{name}'",
+                Span.point(display_path(path)),
+                did_you_mean(name, names) or f"variants: {', '.join(names) or 'none'}",
+            )
+            continue
+        loader.apply_variant(defs, name, variant_file)
+    rules = None
+    if not any(d.is_error and d.code in FATAL_LOAD_CODES for d in diags):
+        rules = compile_rules(defs, diags, find_mechanics, mechanics_names())
+        if diags.has_errors:
+            rules = None
+    if rules is not None:
+        rules = _apply_code_variants(rules, defs, tuple(variants), code_variants, options, diags)
+    report = LoadReport(
+        display_path(path), rules, diags.sorted(), dict(defs.sources), loader.files_read()
+    )
+    report.sources.update(loader.sources)
+    return report
+
+
+def _apply_code_variants(
+    rules: RuleSet,
+    defs: Definitions,
+    chosen: tuple[str, ...],
+    code_variants: list[Any],
+    options: dict[str, Any] | None,
+    diags: Diagnostics,
+) -> RuleSet | None:
+    options = dict(options or {})
+    editor = RulesEditor(rules, touched=file_touches(defs.touched.items()))
+    span = Span.point(defs.files[0] if defs.files else rules.name)
+    try:
+        for variant in code_variants:
+            if variant.applies_to and rules.name not in variant.applies_to:
+                diags.error(
+                    "E0274",
+                    f"variant '{variant.name}' is for {', '.join(variant.applies_to)}, "
+                    f"not for {rules.name}",
+                    span,
+                )
+                return None
+            editor.origin = f"variant:{variant.name}"
+            if variant.adjust is not None:
+                variant.adjust(editor, options)
+        editor.origin = "options"
+        get_plugins().call("adjust_rules", editor=editor, variants=chosen, options=options)
+    except VariantConflict as exc:
+        diags.error("E0273", str(exc), span, "combine their changes in one variant file")
+        return None
+    except PluginError as exc:
+        diags.error("E0274", str(exc), span, "disable the plugin with CASTELL_DISABLE_PLUGINS")
+        return None
+    adjusted = editor.rules
+    if editor.changed:
+        mechanics = find_mechanics(adjusted.mechanics)
+        if mechanics is not None:
+            mechanics.check(adjusted, diags)
+            if diags.has_errors:
+                return None
+    return adjusted.with_variants(chosen)
+
+
+def file_touches(
+    touched: Iterable[tuple[tuple[str, str | None, str], str]],
+) -> dict[tuple[str, str | None], str]:
+    """What file variants changed, in the editor's terms, so code variants can conflict."""
+    out: dict[tuple[str, str | None], str] = {}
+    for (kind, label, _field), origin in touched:
+        out[(kind, label)] = origin
+    return out
+
+
+_CACHE: dict[tuple, tuple[RuleSet, tuple[tuple[Path, int], ...]]] = {}
+
+
+def _stamps(files: Sequence[Path]) -> tuple[tuple[Path, int], ...] | None:
+    try:
+        return tuple((f, f.stat().st_mtime_ns) for f in files)
+    except OSError:
+        return None
+
+
+def load_rules(
+    name_or_path: str | os.PathLike | RuleSet,
+    variants: Sequence[str] = (),
+    options: dict[str, Any] | None = None,
+) -> RuleSet:
+    """Load a rule set by name or path; raise `RuleError` (with diagnostics) if it is broken."""
+    if isinstance(name_or_path, RuleSet):
+        if not variants or tuple(variants) == name_or_path.variants:
+            return name_or_path
+        name_or_path = name_or_path.sources[0] if name_or_path.sources else name_or_path.name
+    key = (
+        os.fspath(name_or_path),
+        os.getcwd(),
+        tuple(variants),
+        repr(sorted((options or {}).items())),
+    )
+    cached = _CACHE.get(key)
+    if cached is not None and _stamps([f for f, _ in cached[1]]) == cached[1]:
+        return cached[0]
+    report = load_report(name_or_path, variants, options)
+    if report.rules is None or not report.ok:
+        raise RuleError(report.diagnostics)
+    stamps = _stamps(report.files)
+    if stamps is not None:
+        _CACHE[key] = (report.rules, stamps)
+    return report.rules

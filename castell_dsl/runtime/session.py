@@ -1,0 +1,157 @@
+"""The play session front-ends drive: seats, bots, undo, saving.
+
+A front-end (registered by a plugin through `register_frontends`, see `castell_dsl.contract`)
+shows a game to people, or to another program, and feeds their actions back. It drives a
+`Session`: the game, who sits in each seat (a person, "you", or a bot), and what every front-end
+needs — letting bots move, taking back moves, saving. Front-ends differ only in how they talk;
+the rules of play live here.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..contract import Action, Bot, Observer, UndoError
+from ..engine.game import Game
+from ..language.ruleset import RuleSet
+from .bots import make_bot
+from .games import start_game
+from .saves import read_save, replay, save_record, write_save
+
+HUMAN = "you"
+
+
+def default_save_path() -> Path:
+    """Where `quit` and the end of input save a game: $CASTELL_SAVE_DIR, or the user's data
+    directory ($XDG_DATA_HOME/castell)."""
+    base = os.environ.get("CASTELL_SAVE_DIR")
+    if base is None:
+        data = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
+        base = os.path.join(data, "castell")
+    return Path(base) / "last-game.json"
+
+
+class Session:
+    """A game being played: seats, bots, turn history for undo, saving.
+
+    The session builds its game itself, replaying any log with its observer attached from the
+    first event, so it always knows where each turn began (for `undo`) — for a new game, a
+    loaded one, or one rebuilt after an undo alike.
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        players: int,
+        seed: int,
+        seats: Sequence[str],
+        log: Sequence[str] = (),
+        save_path: Path | None = None,
+    ):
+        if len(seats) != players:
+            raise ValueError(f"{len(seats)} seats for {players} players")
+        self.seats = list(seats)
+        self.save_path = save_path or default_save_path()
+        self.observers: list[Observer] = []
+        self.bots: dict[int, Bot] = {
+            seat: make_bot(spec, rules, seat, seed)
+            for seat, spec in enumerate(self.seats)
+            if spec != HUMAN
+        }
+        self.turn_starts: list[tuple[int, int]] = []  # (log length, player) at each turn start
+        self.game = self._replay(rules, players, seed, log)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike, seats: Sequence[str] | None = None) -> Session:
+        """Continue a saved game (a save file from `save`, `quit` or `castell simulate`)."""
+        record = read_save(path)
+        game = replay(record, verify=True)
+        chosen = list(seats) if seats else list(record.get("seats") or [HUMAN] * game.players)
+        return cls(game.rules, game.players, game.seed, chosen, game.log, Path(path))
+
+    def _replay(self, rules: RuleSet, players: int, seed: int, log: Sequence[str]) -> Game:
+        self.turn_starts = []
+        game = start_game(rules, players, seed, record_events=False, observers=[self._observe])
+        for text in log:
+            game.apply(text)
+        return game
+
+    def _observe(self, game: Game, event: dict[str, Any]) -> None:
+        if event["type"] == "turn":
+            self.turn_starts.append((len(game.log), event["player"]))
+        for observer in self.observers:
+            observer(game, event)
+
+    def is_human(self, player: int | None) -> bool:
+        return player is not None and self.seats[player] == HUMAN
+
+    @property
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s == HUMAN]
+
+    def describe_seat(self, player: int) -> str:
+        spec = self.seats[player]
+        return f"seat {player} ({'you' if spec == HUMAN else spec})"
+
+    # ---- playing ------------------------------------------------------------------------------
+    def bot_move(self) -> Action:
+        """Let the bot in the current seat choose and play."""
+        player = self.game.current_player
+        assert player is not None and player in self.bots, "not a bot's turn"
+        action = self.bots[player].choose(self.game)
+        return self.game.apply(action)
+
+    def play_bots(self) -> int | None:
+        """Let bots move until a person must decide; return that person's seat (None at the
+        end of the game). Every front-end's loop starts here."""
+        while not self.game.is_over():
+            player = self.game.current_player
+            if self.is_human(player):
+                return player
+            self.bot_move()
+        return None
+
+    def apply(self, action: Action | str) -> Action:
+        """Play a person's action (raises `ActionError`, changing nothing, if illegal)."""
+        return self.game.apply(action)
+
+    def undo(self) -> int:
+        """Take back the current player's actions of this turn; with one human, if none were
+        taken yet, back to the start of that person's previous turn. Returns how many actions
+        were taken back."""
+        player = self.game.current_player
+        if player is None:
+            raise UndoError("the game is over")
+        log_length = len(self.game.log)
+        start = self.turn_starts[-1][0] if self.turn_starts else 0
+        if log_length > start:
+            cut = start
+        elif len(self.humans) == 1:
+            earlier = [n for n, p in self.turn_starts[:-1] if p == player]
+            if not earlier:
+                raise UndoError("nothing to take back: this is your first turn")
+            cut = earlier[-1]
+        else:
+            raise UndoError("nothing of yours to take back this turn")
+        old = self.game
+        observers, self.observers = self.observers, []  # do not re-announce replayed events
+        try:
+            self.game = self._replay(old.rules, old.players, old.seed, old.log[:cut])
+        finally:
+            self.observers = observers
+        return log_length - cut
+
+    def save(self, path: str | os.PathLike | None = None) -> Path:
+        target = Path(path) if path else self.save_path
+        return write_save(target, save_record(self.game, self.seats))
+
+
+def parse_seats(text: str, players: int | None = None) -> list[str]:
+    """`you,greedy,mcts:iterations=300` → seats; one entry and `players` repeats it."""
+    seats = [s.strip() for s in text.split(",") if s.strip()]
+    if players is not None and len(seats) == 1 and players > 1:
+        seats = seats * players
+    return seats

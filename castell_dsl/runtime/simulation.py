@@ -1,0 +1,237 @@
+"""Playing many games between bots: one game, a batch, and the statistics of a batch.
+
+Game `i` of a simulation with seed `S` uses seed `S + i`, and each bot's own generator is seeded
+from its game's seed and seat, so a result depends only on (rules, players, bots, seed, i):
+the same lines come out whatever the number of jobs or the machine that ran them.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..engine.game import Game
+from ..language.ruleset import RuleSet
+from .bots import make_bot
+from .games import start_game
+from .loading import load_rules
+from .saves import save_record, write_save
+
+
+@dataclass(frozen=True)
+class SimulationSpec:
+    """Everything that determines a batch of games (picklable: sent to worker processes)."""
+
+    rules: str
+    variants: tuple[str, ...]
+    players: int
+    bots: tuple[str, ...]
+    seed: int
+    games: int
+    save_dir: str | None = None
+
+    def game_seed(self, index: int) -> int:
+        return self.seed + index
+
+
+def play_game(
+    rules: RuleSet,
+    players: int,
+    seed: int,
+    bots: Sequence[str],
+    *,
+    record_events: bool = False,
+    max_actions: int = 1_000_000,
+) -> Game:
+    """Play one game to the end between bots (`bots[i]` plays seat i)."""
+    game = start_game(rules, players, seed, record_events=record_events)
+    seats = [make_bot(spec, rules, seat, seed) for seat, spec in enumerate(bots)]
+    count = 0
+    while not game.is_over():
+        player = game.current_player
+        action = seats[player].choose(game)
+        game.apply(action)
+        count += 1
+        if count > max_actions:
+            raise RuntimeError(f"game with seed {seed} did not end after {max_actions} actions")
+    return game
+
+
+def game_line(index: int, seed: int, game: Game, bots: Sequence[str]) -> dict[str, Any]:
+    """One finished game as a JSON-lines record (the stable `--format jsonl` contract)."""
+    result = game.result()
+    return {
+        "game": index,
+        "seed": seed,
+        "rounds": result["rounds"],
+        "winners": result["winners"],
+        "actions": len(game.log),
+        "players": [
+            {
+                "seat": p["seat"],
+                "bot": bots[p["seat"]],
+                "total": p["total"],
+                "categories": p["categories"],
+            }
+            for p in result["players"]
+        ],
+    }
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _worker_rules(spec: SimulationSpec) -> RuleSet:
+    key = (spec.rules, spec.variants)
+    if _WORKER.get("key") != key:
+        _WORKER["key"] = key
+        _WORKER["rules"] = load_rules(spec.rules, spec.variants)
+    return _WORKER["rules"]
+
+
+def run_one(spec: SimulationSpec, index: int) -> dict[str, Any]:
+    """Play game `index` of a batch and return its record (runs in any process)."""
+    rules = _worker_rules(spec)
+    seed = spec.game_seed(index)
+    game = play_game(rules, spec.players, seed, spec.bots)
+    line = game_line(index, seed, game, spec.bots)
+    if spec.save_dir is not None:
+        write_save(
+            Path(spec.save_dir) / f"game-{index:05d}.json", save_record(game, list(spec.bots))
+        )
+    return line
+
+
+def _run_chunk(spec: SimulationSpec, indices: Sequence[int]) -> list[dict[str, Any]]:
+    return [run_one(spec, i) for i in indices]
+
+
+def run_batch(spec: SimulationSpec, jobs: int = 1, chunk: int = 8) -> Iterator[dict[str, Any]]:
+    """Yield every game's record, in game order, using `jobs` local processes."""
+    if jobs <= 1:
+        for index in range(spec.games):
+            yield run_one(spec, index)
+        return
+    chunks = [list(range(i, min(i + chunk, spec.games))) for i in range(0, spec.games, chunk)]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for lines in pool.map(_run_chunk, [spec] * len(chunks), chunks):
+            yield from lines
+
+
+def run_batch_dask(spec: SimulationSpec, scheduler: str, chunk: int = 8) -> Iterator[dict]:
+    """The same batch on a Dask cluster (`pip install ".[dask]"`), results in game order."""
+    from dask.distributed import Client
+
+    chunks = [list(range(i, min(i + chunk, spec.games))) for i in range(0, spec.games, chunk)]
+    with Client(scheduler) as client:
+        futures = client.map(_run_chunk, [spec] * len(chunks), chunks, pure=False)
+        for future in futures:
+            yield from future.result()
+
+
+# ---- statistics -------------------------------------------------------------------------------
+
+
+def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion (sound for small n and extreme rates)."""
+    if n == 0:
+        return (0.0, 0.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class Summary:
+    """Running statistics of a batch, updated game by game."""
+
+    players: int
+    bots: Sequence[str]
+    games: int = 0
+    wins: list[float] = field(default_factory=list)
+    sole_wins: list[int] = field(default_factory=list)
+    categories: dict[str, list[list[int]]] = field(default_factory=dict)
+    totals: list[list[int]] = field(default_factory=list)
+    actions: list[int] = field(default_factory=list)
+    rounds: list[int] = field(default_factory=list)
+    started: float = field(default_factory=time.perf_counter)
+    elapsed: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.wins = [0.0] * self.players
+        self.sole_wins = [0] * self.players
+        self.totals = [[] for _ in range(self.players)]
+
+    def add(self, line: dict[str, Any]) -> None:
+        self.games += 1
+        winners = line["winners"]
+        for seat in winners:
+            self.wins[seat] += 1 / len(winners)
+        if len(winners) == 1:
+            self.sole_wins[winners[0]] += 1
+        for p in line["players"]:
+            self.totals[p["seat"]].append(p["total"])
+            for name, value in p["categories"].items():
+                self.categories.setdefault(name, [[] for _ in range(self.players)])
+                self.categories[name][p["seat"]].append(value)
+        self.actions.append(line.get("actions", 0))
+        self.rounds.append(line["rounds"])
+        self.elapsed = time.perf_counter() - self.started
+
+    def to_json(self) -> dict[str, Any]:
+        n = self.games
+
+        def stats(values: list[int]) -> dict[str, float]:
+            if not values:
+                return {"mean": 0.0, "sd": 0.0}
+            sd = statistics.pstdev(values) if len(values) > 1 else 0.0
+            return {"mean": round(statistics.fmean(values), 3), "sd": round(sd, 3)}
+
+        seats = []
+        for seat in range(self.players):
+            low, high = wilson_interval(self.wins[seat], n)
+            seats.append(
+                {
+                    "seat": seat,
+                    "bot": self.bots[seat],
+                    "win_rate": round(self.wins[seat] / n, 4) if n else 0.0,
+                    "win_rate_95": [round(low, 4), round(high, 4)],
+                    "total": stats(self.totals[seat]),
+                    "categories": {
+                        name: stats(values[seat]) for name, values in self.categories.items()
+                    },
+                }
+            )
+        return {
+            "games": n,
+            "seats": seats,
+            "rounds": stats(self.rounds),
+            "actions_per_game": stats(self.actions),
+            "seconds": round(self.elapsed, 3),
+            "games_per_second": round(n / self.elapsed, 2) if self.elapsed else None,
+            "actions_per_second": round(sum(self.actions) / self.elapsed) if self.elapsed else None,
+        }
+
+
+def simulate(
+    spec: SimulationSpec,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    on_line: Callable[[dict[str, Any]], None] | None = None,
+) -> Summary:
+    """Run a batch, calling `on_line` for each finished game (in order); return the summary."""
+    summary = Summary(spec.players, spec.bots)
+    lines = run_batch_dask(spec, scheduler) if scheduler else run_batch(spec, jobs)
+    for line in lines:
+        summary.add(line)
+        if on_line is not None:
+            on_line(line)
+    return summary

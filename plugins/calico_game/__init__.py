@@ -1,0 +1,22 @@
+"""Calico, as a plugin: its rule files and the hex-quilt mechanics for
+`game { mechanics calico }` (K-1 … K-8)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from castell_dsl import hookimpl
+from castell_dsl.contract import shipped_dir
+
+
+@hookimpl
+def register_rule_paths() -> list[Path]:
+    return [shipped_dir(__file__, "rules", "../rules/calico")]
+
+
+@hookimpl
+def register_mechanics() -> list[Any]:
+    from .mechanics import CalicoMechanics
+
+    return [CalicoMechanics()]

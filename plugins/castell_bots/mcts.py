@@ -1,0 +1,146 @@
+"""The MCTS bot: Monte Carlo tree search over the engine's own `clone` and `apply`.
+
+Each iteration copies the game and **determinises** chance by reseeding the copy's generator
+from the bot's own (the bag's future draws are unknown to a player, so every iteration samples
+them anew). It walks down the tree by UCT, expands the node it reaches — every action there is
+tried once on a copy and its position evaluated with the mechanics' `heuristic` — and backs the
+values up. A player's value for a position is the logistic of their heuristic lead over the
+best opponent, in [0, 1]. Within the bot's own turn the search is a planner (a node is worth
+its best continuation); once the turn passes, `rollout` random actions may be played before
+evaluating. After the search, the action with the best backed-up value among those visited
+most is played.
+
+Settings (`mcts:iterations=60,time=0.5`): `iterations` per move, or `time` seconds per move
+(whichever comes first when both are set), `c` the exploration constant, `rollout` random
+actions after the turn ends, `scale` the lead (in points) that counts as a near-sure win. With
+`time` unset the bot is deterministic for a given seed.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from castell_dsl.contract import decision_rng
+
+
+class Node:
+    __slots__ = ("action", "children", "evaluations", "expanded", "terminal", "value", "visits")
+
+    def __init__(self, action: Any):
+        self.action = action
+        self.children: list[Node] = []
+        self.expanded = False
+        self.terminal = False
+        self.visits = 0
+        self.value = 0.0  # best continuation (own turn) or mean evaluation (turn over)
+        self.evaluations = 0
+
+
+class MCTSBot:
+    name = "mcts"
+
+    def __init__(
+        self,
+        seed: int,
+        iterations: int = 60,
+        time: float = 0.0,
+        c: float = 0.3,
+        rollout: int = 0,
+        scale: float = 4.0,
+    ):
+        self.seed = seed
+        self.iterations = max(1, int(iterations))
+        self.time = float(time)
+        self.c = float(c)
+        self.rollout = max(0, int(rollout))
+        self.scale = float(scale)
+
+    # ---- search -------------------------------------------------------------------------------
+    def choose(self, game: Any) -> Any:
+        actions = game.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        me = game.current_player
+        self._rng = decision_rng(self.seed, game)
+        root = Node(None)
+        self._expand(root, game, me)
+        deadline = time.perf_counter() + self.time if self.time > 0 else None
+        for _ in range(self.iterations):
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            self._iterate(game, root, me)
+        return max(root.children, key=lambda n: (n.value, n.visits)).action
+
+    def _iterate(self, game: Any, root: Node, me: int) -> None:
+        sim = game.clone(keep_log=False)
+        sim.reseed(self._rng.below(1 << 62))  # determinise chance
+        path = [root]
+        node = root
+        while node.children:
+            node = self._select(node)
+            if not _legal(sim, node.action):
+                return  # this sample of chance made the line impossible; try another
+            sim.apply(node.action)
+            path.append(node)
+            if not node.expanded:
+                break
+        if node.terminal or not node.expanded:
+            if sim.is_over() or sim.current_player != me:
+                node.terminal = True
+                node.expanded = True
+                self._evaluate_into(node, sim, me)
+            else:
+                self._expand(node, sim, me)
+        for visited in reversed(path):
+            visited.visits += 1
+            if visited.children:
+                visited.value = max(child.value for child in visited.children)
+
+    def _expand(self, node: Node, sim: Any, me: int) -> None:
+        """Try every action here once; a child's first value is its position's evaluation."""
+        node.expanded = True
+        for action in sim.legal_actions():
+            child = Node(action)
+            trial = sim.clone(keep_log=False)
+            trial.apply(action)
+            if trial.is_over() or trial.current_player != me:
+                child.terminal = child.expanded = True
+            self._evaluate_into(child, trial, me)
+            node.children.append(child)
+        if node.children:
+            node.value = max(child.value for child in node.children)
+
+    def _evaluate_into(self, node: Node, sim: Any, me: int) -> None:
+        if node.terminal and self.rollout:
+            sim = sim.clone(keep_log=False)
+            for _ in range(self.rollout):
+                if sim.is_over():
+                    break
+                legal = sim.legal_actions()
+                sim.apply(legal[self._rng.below(len(legal))])
+        value = self._value(sim, me)
+        node.evaluations += 1
+        node.value += (value - node.value) / node.evaluations
+
+    def _select(self, parent: Node) -> Node:
+        log_n = math.log(parent.visits + 1)
+        best = parent.children[0]
+        best_score = -math.inf
+        for child in parent.children:
+            bonus = self.c * math.sqrt(log_n / (child.visits + 1))
+            score = child.value + bonus + self._rng.below(1000) * 1e-9  # seeded tie-break
+            if score > best_score:
+                best, best_score = child, score
+        return best
+
+    def _value(self, sim: Any, me: int) -> float:
+        values = [sim.logic.heuristic(sim, p) for p in range(sim.players)]
+        others = max((v for p, v in enumerate(values) if p != me), default=0.0)
+        lead = (values[me] - others) / self.scale
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, lead))))
+
+
+def _legal(sim: Any, action: Any) -> bool:
+    return action in sim.legal_actions() or sim.explain(action) is None
