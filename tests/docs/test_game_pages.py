@@ -73,9 +73,7 @@ def defined_ids(prefix: str) -> set[str]:
 def cited_ids() -> dict[str, list[str]]:
     """Rule ID -> the places (`path:line`) citing it in the rule files and the tests."""
     where: dict[str, list[str]] = defaultdict(list)
-    files = sorted((REPO / "rules").glob("**/*.castell")) + sorted(
-        (REPO / "tests").glob("**/*.py")
-    )
+    files = sorted((REPO / "rules").glob("**/*.castell")) + sorted((REPO / "tests").glob("**/*.py"))
     for path in files:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             for rule_id in RULE_ID.findall(line):
@@ -236,7 +234,7 @@ def test_pages_define_no_rule_id_the_reference_lacks(prefix):
 # ---- (c) the action examples parse, the sessions are legal --------------------------------------
 @pytest.mark.parametrize(("page", "kind", "options", "lines"), list(all_examples()))
 def test_action_examples_work(page, kind, options, lines):
-    """(c) Castell C-4.2–C-4.9, C-5.6, C-8 and Calico K-2.2, K-3.2, K-3.3: each example of a
+    """(c) Castell C-4.2 to C-4.9, C-5.6, C-8 and Calico K-2.2, K-3.2, K-3.3: each example of a
     castell-action block parses as its kind; each castell-session replays legally."""
     assert lines, f"an empty {kind} block in {page}"
     variants = tuple(v for v in options.get("variants", "").split(",") if v)
@@ -272,8 +270,9 @@ def test_example_checkers_can_fail():
     assert parse_problem("calico", "place pink/vines 3")
     assert parse_problem("calico", "take pink")
     assert parse_problem("castell", "move Girona") is None
-    assert replay_problem({"rules": "castell", "seed": "27", "players": "2"}, ["recruit 3"])
-    assert replay_problem({"rules": "castell", "seed": "27", "players": "2"}, ["move Lleida"]) is None
+    seed_27 = {"rules": "castell", "seed": "27", "players": "2"}
+    assert replay_problem(seed_27, ["recruit 3"])
+    assert replay_problem(seed_27, ["move Lleida"]) is None
 
 
 # ---- sections as help topics --------------------------------------------------------------------
