@@ -611,6 +611,13 @@ class CalicoLogic(GameLogic):
 
         return float(game.score_of(player)) + progress(self, game.state["g"], player)
 
+    def hints(self, game: Any, player: int) -> list[str]:
+        """The best few placements and takes for the player to move, each with what it earns
+        now and why the take helps next turn (see `hints`)."""
+        from .hints import hint_lines
+
+        return hint_lines(self, game, player)
+
     # ---- views --------------------------------------------------------------------------------
     def notation(self) -> list[str]:
         return [
