@@ -84,19 +84,25 @@ class RulePath:
                 return candidate
         return None
 
-    def _variant_dirs(self, rules_file: Path | None) -> list[Path]:
-        if rules_file is None:
+    def _variant_dirs(self, rules_files: Sequence[Path]) -> list[Path]:
+        if not rules_files:
             return list(self.directories)
-        return [rules_file.parent, *(d for d in self.user_directories if d != rules_file.parent)]
+        out: list[Path] = []
+        for directory in [*(Path(f).parent for f in rules_files), *self.user_directories]:
+            if directory not in out:
+                out.append(directory)
+        return out
 
-    def find_variant(self, name: str, rules_file: Path | None = None) -> Path | None:
-        """The variant file `name` for the rule set in `rules_file` (any game's if None)."""
-        for directory in self._variant_dirs(rules_file):
+    def find_variant(self, name: str, rules_files: Sequence[Path] = ()) -> Path | None:
+        """The variant file `name` for the rule set made of `rules_files` (the file and the
+        files it extends; any game's variant if empty)."""
+        chain = {Path(f).resolve() for f in rules_files}
+        for directory in self._variant_dirs(rules_files):
             for candidate in (
                 directory / "variants" / f"{name}{RULE_SUFFIX}",
                 directory / f"{name}{RULE_SUFFIX}",
             ):
-                if candidate.is_file() and candidate != rules_file:
+                if candidate.is_file() and candidate.resolve() not in chain:
                     return candidate
         return None
 
@@ -106,9 +112,9 @@ class RulePath:
             names.update(p.stem for p in directory.glob(f"*{RULE_SUFFIX}"))
         return sorted(names)
 
-    def variant_names(self, rules_file: Path | None = None) -> list[str]:
+    def variant_names(self, rules_files: Sequence[Path] = ()) -> list[str]:
         names = set()
-        for directory in self._variant_dirs(rules_file):
+        for directory in self._variant_dirs(rules_files):
             names.update(p.stem for p in (directory / "variants").glob(f"*{RULE_SUFFIX}"))
         return sorted(names)
 

@@ -125,13 +125,14 @@ def load_report(
     defs = loader.load(path)
     code_variants = []
     known = registries().variants
+    chain = [path, *(Path(f) for f in defs.files)]  # variants live beside the rules they change
     for name in variants:
         if name in known:
             code_variants.append(known[name])
             continue
-        variant_file = path_rules.find_variant(name, path)
+        variant_file = path_rules.find_variant(name, chain)
         if variant_file is None:
-            names = sorted(set(known) | set(path_rules.variant_names(path)))
+            names = sorted(set(known) | set(path_rules.variant_names(chain)))
             diags.error(
                 "E0274",
                 f"unknown variant '{name}'",

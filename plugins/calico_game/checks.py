@@ -4,7 +4,9 @@ They catch rule files that compile but could not be played as written: a board w
 patches leave a hole in the outer ring or sit inside it, a design goal whose counts cannot
 describe six neighbours, a shape cat whose hexes do not touch, a setup that puts more or fewer
 patterns on the cats than there are, a bag too small for the game's draws, a scenario objective
-that is not one of K-8.4's.
+that is not one of K-8.4's, a bag with no set count for a player count it is for (and a bag
+made up for player counts the game does not allow), a discarding market that does not say
+from which end.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ def check_calico(rules: RuleSet, diags: Diagnostics) -> None:
     _check_goals(rules, diags)
     _check_cats(rules, diags)
     _check_buttons(rules, diags)
+    _check_bag(rules, diags)
     _check_setup(rules, diags)
     _check_draws(rules, diags)
     _check_scenario(rules, diags)
@@ -198,6 +201,46 @@ def _check_buttons(rules: RuleSet, diags: Diagnostics) -> None:
             )
 
 
+def bag_player_counts(rules: RuleSet) -> range:
+    """The player counts a game may start with: the game's, narrowed by the bag's `players`
+    (K-8.2: the low-luck bag is for one or two players)."""
+    low, high = rules.game.players
+    bag = rules.one("bag")
+    if bag.players is not None:
+        low, high = max(low, bag.players[0]), min(high, bag.players[1])
+    return range(low, high + 1)
+
+
+def _check_bag(rules: RuleSet, diags: Diagnostics) -> None:
+    """Every player count the bag is for says how many sets leave the box (K-8.2); a bag for
+    player counts the game does not allow could never be played."""
+    bag = rules.one("bag")
+    game_low, game_high = rules.game.players
+    counts = bag_player_counts(rules)
+    if bag.players is not None and not counts:
+        low, high = bag.players
+        diags.error(
+            "E0211",
+            f"the bag is for {low} to {high} players, but the game is for {game_low} to "
+            f"{game_high}",
+            _span(bag, "players"),
+            "no player count could start a game: make the two ranges overlap",
+        )
+        return
+    missing = [n for n in counts if n not in bag.remove_sets]
+    if missing:
+        shown = ", ".join(map(str, missing))
+        diags.error(
+            "E0241",
+            f"bag remove_sets has no entry for {shown} player{'s' if missing != [1] else ''}",
+            _span(bag, "remove_sets"),
+            f"add `{missing[0]}: 0`, or say which player counts the bag is for with "
+            f"`players {counts.start}..{missing[0] - 1}`"
+            if missing[0] > counts.start
+            else f"add `{missing[0]}: 0`",
+        )
+
+
 def _check_setup(rules: RuleSet, diags: Diagnostics) -> None:
     setup = rules.one("setup")
     cat_rules = rules.one("cat_rules")
@@ -261,6 +304,14 @@ def _check_setup(rules: RuleSet, diags: Diagnostics) -> None:
                 _span(market, "discard_after_take"),
                 "a take leaves size - 1 patches; discard fewer than the market holds",
             )
+    if market.discard_after_take and market.discard_from is None:
+        diags.error(
+            "E0203",
+            f"the market discards {market.discard_after_take} patch(es) after each take, but "
+            "does not say from which end",
+            _span(market, "discard_after_take"),
+            "add `discard_from farthest` (K-8.3: the patch farthest from the bag)",
+        )
 
 
 def _take_spec(rules: RuleSet) -> Any:
@@ -282,8 +333,7 @@ def _check_draws(rules: RuleSet, diags: Diagnostics) -> None:
     takes_per_player = rounds if take is not None and take.take_when_full else rounds - 1
     if take is None:
         takes_per_player = 0
-    low, high = rules.game.players
-    for players in range(low, high + 1):
+    for players in bag_player_counts(rules):
         if players not in bag.remove_sets or players not in setup.hand:
             continue  # reported as a player count without an entry
         if players not in market.size:
@@ -340,19 +390,39 @@ def _check_scenario(rules: RuleSet, diags: Diagnostics) -> None:
                 f"has {spaces} goal spaces",
                 where,
             )
-    both = scenario.objective.get("goals_both_ways")
-    some = scenario.objective.get("goals")
-    if (
-        both is not None
-        and some is not None
-        and both.at_least is not None
-        and some.at_least is not None
-        and both.at_least + some.at_least > spaces
-    ):
+        if objective.plus is not None:
+            _check_plus(scenario, name, objective, spaces, where, diags)
+
+
+def _check_plus(
+    scenario: Record, name: str, objective: Record, spaces: int, where: Span, diags: Diagnostics
+) -> None:
+    """`objective goals { at_least N  plus goals_both_ways }`: N goals beyond those the other
+    objective asks for, so the other must be there and the sum must fit the quilt."""
+    if name != "goals":
+        diags.error(
+            "E0202",
+            f"objective {name} takes no `plus`",
+            where,
+            "only `goals` adds another objective's count: `objective goals { at_least 2  "
+            "plus goals_both_ways }`",
+        )
+        return
+    other = scenario.objective.get(objective.plus)
+    if other is None or other.at_least is None:
+        diags.error(
+            "E0203",
+            f"objective {name} adds the count of {objective.plus}, but the scenario has no "
+            f"{objective.plus} objective",
+            where,
+            f"add `objective {objective.plus} {{ at_least 1 }}`, or drop `plus`",
+        )
+        return
+    if objective.at_least is not None and objective.at_least + other.at_least > spaces:
         diags.error(
             "E0211",
-            f"the scenario asks for {some.at_least} design goals plus {both.at_least} both "
-            f"ways, but a quilt has {spaces} goal spaces",
-            scenario.span,
-            "`goals` counts goals met beyond those met both ways",
+            f"the scenario asks for {objective.at_least} design goals plus {other.at_least} "
+            f"{objective.plus}, but a quilt has {spaces} goal spaces",
+            where,
+            "with `plus`, `goals` counts goals met beyond those the other objective asks for",
         )

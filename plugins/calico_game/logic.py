@@ -32,12 +32,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import permutations
+from pathlib import Path
 from typing import Any
 
 from castell_dsl.contract import Action, ActionSyntaxError, GameLogic, Rejection
 from castell_dsl.language.ruleset import Record, RuleSet
 
 from . import hexes, notation
+from .checks import bag_player_counts
 
 #: A hex with no patch yet.
 EMPTY = -1
@@ -64,6 +66,8 @@ class CalicoLogic(GameLogic):
         bag = rules.one("bag")
         self.copies = bag.copies
         self.remove_sets = dict(bag.remove_sets)
+        self.player_counts = bag_player_counts(rules)
+        self.bag_source = _bag_source(rules)
         # The quilt.
         quilt = rules.one("quilt")
         self.columns, self.rows = quilt.columns, quilt.rows
@@ -134,6 +138,7 @@ class CalicoLogic(GameLogic):
         market = rules.one("market")
         self.market_size = dict(market.size)
         self.discard = market.discard_after_take
+        self.discard_nearest = market.discard_from == "nearest"
         self.scenario: Record | None = rules.one("scenario") if rules.has("scenario") else None
         self.steps: dict[str, Callable[[Any], None]] = {"deal": self.deal}
 
@@ -175,7 +180,15 @@ class CalicoLogic(GameLogic):
 
     # ---- setup (K-2) --------------------------------------------------------------------------
     def initial_state(self, game: Any) -> dict[str, Any]:
+        """The empty table; refuses a player count the bag is not made up for (K-8.2), which
+        only a game's creation knows."""
         n = game.players
+        if n not in self.player_counts:
+            counts = self.player_counts
+            raise ValueError(
+                f"{self.rules.game.title} with {self.bag_source} is for {counts.start} to "
+                f"{counts.stop - 1} players, not {n}"
+            )
         return {
             "bag": [self.copies] * self.npatches,
             "removed": [0] * self.npatches,
@@ -519,7 +532,8 @@ class CalicoLogic(GameLogic):
         return new
 
     def _take(self, game: Any, g: dict, player: int, patch: int, slot: int | None) -> None:
-        """K-3.3: take a market patch, then refill; K-8.3: discard the farthest first."""
+        """K-3.3: take a market patch, then refill; K-8.3: first discard from the end the
+        rule file's `discard_from` names."""
         market = g["market"]
         if slot is None:
             slot = market.index(patch)
@@ -528,7 +542,7 @@ class CalicoLogic(GameLogic):
         discarded = []
         for _ in range(self.discard):
             if market:
-                out = market.pop(0)
+                out = market.pop(-1 if self.discard_nearest else 0)
                 g["removed"][out] += 1
                 discarded.append(out)
         drawn = self._refill_market(game)
@@ -596,6 +610,13 @@ class CalicoLogic(GameLogic):
 
         return float(game.score_of(player)) + progress(self, game.state["g"], player)
 
+    def hints(self, game: Any, player: int) -> list[str]:
+        """The best few placements and takes for the player to move, each with what it earns
+        now and why the take helps next turn (see `hints`)."""
+        from .hints import hint_lines
+
+        return hint_lines(self, game, player)
+
     # ---- views --------------------------------------------------------------------------------
     def notation(self) -> list[str]:
         return [
@@ -613,6 +634,15 @@ class CalicoLogic(GameLogic):
         from .views import render
 
         return render(self, game, viewer)
+
+
+def _bag_source(rules: RuleSet) -> str:
+    """Who narrowed the player counts, for the refusal: the variant whose file gave the bag
+    its `players`, or that file."""
+    bag = rules.one("bag")
+    path = bag.spans.get("players", bag.span).path
+    stem = Path(path).stem
+    return f"variant '{stem}'" if stem in rules.variants else f"the bag of {path}"
 
 
 def _profile(kinds: list[int]) -> tuple[int, ...]:

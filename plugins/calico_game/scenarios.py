@@ -6,9 +6,11 @@ says what each name measures:
 - `score`: the final score; `rainbow`: rainbow buttons; `each_cat`: how many of the cats in play
   the player has a token of (met when all of them);
 - `cat_tokens`, `tokens_of_one_cat`, `buttons_of_one_colour`: counts of tokens and buttons;
-- `goals_both_ways`: design goals met both ways; `goals`: design goals met either way *beyond*
-  those `goals_both_ways` asks for — "2 goals + 1 both ways" is met by one goal met both ways
-  and two more goals met at least one way [default].
+- `goals_both_ways`: design goals met both ways; `goals`: design goals met either way.
+
+How "2 goals + 1 both ways" reads is the scenario file's: `objective goals { at_least 2  plus
+goals_both_ways }` needs two goals beyond the one `goals_both_ways` asks for (three goals, one
+of them both ways); without `plus` the two counts overlap.
 """
 
 from __future__ import annotations
@@ -41,15 +43,15 @@ def measures(logic: Any, game: Any, player: int) -> dict[str, int]:
 
 
 def needed(scenario: Record, name: str, cats_in_play: int) -> int:
-    """The value an objective needs (see the module docstring for `goals`)."""
+    """The value an objective needs: its `at_least`, plus the `at_least` of the objective its
+    `plus` names (the checks make sure that one is there)."""
     objective = scenario.objective[name]
     if name == "each_cat":
         return cats_in_play
     if name == "rainbow":
         return 1
-    if name == "goals":
-        both = scenario.objective.get("goals_both_ways")
-        return objective.at_least + (both.at_least if both is not None else 0)
+    if objective.plus is not None:
+        return objective.at_least + scenario.objective[objective.plus].at_least
     return objective.at_least
 
 
@@ -67,6 +69,7 @@ def scenario_report(logic: Any, game: Any, scenario: Record) -> dict[str, Any]:
                 {
                     "objective": name,
                     "at_least": scenario.objective[name].at_least,
+                    "plus": scenario.objective[name].plus,
                     "needed": need,
                     "value": values[name],
                     "met": values[name] >= need,

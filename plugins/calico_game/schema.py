@@ -12,8 +12,10 @@ from castell_dsl.language.schema import (
     ByPlayers,
     Field,
     Integer,
+    IntRange,
     Kind,
     ListOf,
+    MapOf,
     OneOf,
     Ref,
     Struct,
@@ -27,6 +29,8 @@ SHAPE_MATCHES = ("exact", "contains")
 GOAL_PLACEMENTS = ("choose", "in_order")
 #: How boards are handed to the seats.
 BOARD_ASSIGNMENTS = ("random", "in_order")
+#: Which end of the market a discard after a take comes from (K-8.3).
+DISCARD_ENDS = ("farthest", "nearest")
 #: Scenario objectives (K-8.4). Those in `COUNTED_OBJECTIVES` need `at_least`.
 OBJECTIVES = (
     "score",
@@ -38,6 +42,8 @@ OBJECTIVES = (
     "goals",
     "goals_both_ways",
 )
+#: Objectives another one's count may be added to (`objective goals { … plus goals_both_ways }`).
+PLUS_OBJECTIVES = ("goals_both_ways",)
 COUNTED_OBJECTIVES = (
     "score",
     "cat_tokens",
@@ -90,9 +96,17 @@ KINDS: dict[str, Kind] = {
                     Integer(min=1), example="3", doc="patches of every colour-pattern pair"
                 ),
                 "remove_sets": Field(
-                    ByPlayers(Integer(min=0)),
+                    MapOf(Integer(1, 99), Integer(min=0)),
                     example="{ 1..4: 0 }",
-                    doc="full sets (one of each pair) left in the box at setup (K-8.2)",
+                    doc="full sets (one of each pair) left in the box at setup, by player "
+                    "count; every count the bag is for needs an entry (K-8.2)",
+                ),
+                "players": Field(
+                    IntRange(1, 99),
+                    required=False,
+                    example="1..2",
+                    doc="the player counts this bag is made up for, when fewer than the "
+                    "game's (K-8.2: low-luck); a game with another count is refused",
                 ),
             },
         ),
@@ -266,7 +280,14 @@ KINDS: dict[str, Kind] = {
                 "discard_after_take": Field(
                     Integer(min=0),
                     example="0",
-                    doc="patches farthest from the bag removed after each take (K-8.3)",
+                    doc="market patches removed from the game after each take (K-8.3)",
+                ),
+                "discard_from": Field(
+                    Symbol(DISCARD_ENDS),
+                    required=False,
+                    example="farthest",
+                    doc="the end of the market (seen from the bag) a discard comes from; "
+                    "needed when discard_after_take is more than 0 (K-8.3)",
                 ),
             },
         ),
@@ -284,7 +305,16 @@ KINDS: dict[str, Kind] = {
                 "objective": Field(
                     Struct(
                         "objective",
-                        {"at_least": Field(Integer(min=1), required=False, example="58")},
+                        {
+                            "at_least": Field(Integer(min=1), required=False, example="58"),
+                            "plus": Field(
+                                Symbol(PLUS_OBJECTIVES),
+                                required=False,
+                                example="goals_both_ways",
+                                doc="`goals` only: the goals needed are at_least plus that "
+                                'objective\'s ("2 goals + 1 both ways" is three goals)',
+                            ),
+                        },
                     ),
                     labelled=True,
                     required=True,

@@ -57,6 +57,11 @@ def only_code(report) -> str:
         # K-8.2, K-8.3: a bag too small for the draws, a market that discards everything.
         ("override bag { remove_sets { 1..4: 1 } }", "E0250", "draws 95 patches"),
         ("override market { discard_after_take 3 }", "E0211", "discards 3"),
+        ("override market { discard_after_take 1 }", "E0203", "from which end"),
+        # K-8.2: a bag for some player counts must give each of them its sets.
+        ("override bag { remove_sets { 1..2: 1 } }", "E0241", "no entry for 3, 4 players"),
+        ("override bag { players 1..2  remove_sets { 1: 1 } }", "E0241", "no entry for 2"),
+        ("override bag { players 5..6 }", "E0211", "the bag is for 5 to 6 players"),
         # Letters must tell patches apart in views.
         ('override pattern vines { letter "D" }', "E0212", "letter 'D'"),
     ],
@@ -85,11 +90,18 @@ def test_a_board_with_a_hole_in_its_ring_is_refused(diagnose):
         ("objective score {}", "E0203"),
         ("objective rainbow { at_least 2 }", "E0202"),
         ("objective goals_both_ways { at_least 4 }", "E0211"),
-        ("objective goals { at_least 2 }  objective goals_both_ways { at_least 2 }", "E0211"),
+        (
+            "objective goals { at_least 2  plus goals_both_ways }  "
+            "objective goals_both_ways { at_least 2 }",
+            "E0211",
+        ),
+        ("objective goals { at_least 2  plus goals_both_ways }", "E0203"),
+        ("objective score { at_least 2  plus goals_both_ways }", "E0202"),
     ],
 )
 def test_k_8_4_scenario_objectives_must_be_well_formed(diagnose, objectives, code):
-    """K-8.4."""
+    """K-8.4: including `plus`, which must be on `goals`, name an objective that is there, and
+    leave the sum within the quilt's goal spaces."""
     text = f'extends "calico"\nscenario {{ number 1  title "x"  {objectives} }}\n'
     report = diagnose(text, "scenario.castell")
     assert only_code(report) == code
@@ -129,3 +141,14 @@ def test_every_default_is_marked_in_the_rule_file():
         lines = text.splitlines()
         window = " ".join(lines[max(0, near[0] - 1) : near[0] + 1])
         assert "[default]" in window, line
+
+
+def test_k_8_2_a_bag_without_sets_for_three_and_four_says_how_to_limit_it(diagnose):
+    """K-8.2: low-luck written without `players` is refused at load time, located at the map,
+    with a hint naming the field that limits the bag to the counts it covers."""
+    report = diagnose(
+        'extends "calico"\noverride bag {\n  remove_sets { 1..2: 1 }\n}\n', "luck.castell"
+    )
+    assert only_code(report) == "E0241"
+    (diag,) = [d for d in report.diagnostics if d.is_error]
+    assert diag.span.line == 3 and "players 1..2" in diag.hint

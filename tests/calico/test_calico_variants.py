@@ -39,8 +39,16 @@ def test_k_8_2_low_luck_leaves_72_patches_for_two_players(table):
     assert in_play == 72
     assert sum(g["removed"]) == 36 and set(g["removed"]) == {1}  # one full set
     assert table.play_out(game).is_over()
-    four = new_game(load_rules("calico", ("low-luck",)), 4, 3)  # [default] not for 3-4 players
-    assert sum(table.g(four)["removed"]) == 0
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_k_8_2_low_luck_refuses_three_or_four_players_when_the_game_is_created(players):
+    """K-8.2: a two-player variant (solo may use it); the refusal names it and its counts."""
+    rules = load_rules("calico", ("low-luck",))
+    refusal = rf"variant 'low-luck' is for 1 to 2 players, not {players}"
+    with pytest.raises(ValueError, match=refusal):
+        new_game(rules, players, 3)
+    assert new_game(load_rules("calico"), players, 3).state["g"]["removed"] == [0] * 36
 
 
 def test_k_8_3_solo_is_one_player_only():
@@ -65,6 +73,26 @@ def test_k_8_3_solo_market_discards_the_farthest_slides_and_refills_two(table):
     assert len(g["market"]) == 3 and sum(g["bag"]) == bag - 2
     assert g["removed"][a] == 1
     assert table.play_out(game).is_over()
+
+
+def test_k_8_3_solo_discard_end_is_the_rule_files(table, diagnose):
+    """K-8.3: `discard_from` (solo: farthest [default]) decides which patch leaves the game;
+    `nearest` discards the one beside the bag instead."""
+    assert load_rules("calico", ("solo",)).one("market").discard_from == "farthest"
+    text = (
+        'extends "calico"\noverride game { players 1 }\n'
+        "override market { discard_after_take 1  discard_from nearest }\n"
+    )
+    report = diagnose(text, "near.castell", ("beginner",))
+    assert report.ok, report.diagnostics
+    game = new_game(report.rules, 1, 8)
+    g = table.g(game)
+    game.apply(game.legal_actions()[0])
+    a, b, c = (table.patch(game, t) for t in ("pink/dots", "green/ferns", "yellow/vines"))
+    g["market"] = [a, b, c]
+    game.invalidate()
+    game.apply("take pink/dots")
+    assert g["market"][0] == b and g["removed"][c] == 1 and g["removed"][a] == 0
 
 
 def test_k_8_3_solo_duplicates_name_their_slot(table):
@@ -174,3 +202,38 @@ def test_k_8_4_objectives_measure_goals_cats_buttons_and_score(table):
     assert values["cat_tokens"] == 2 and values["tokens_of_one_cat"] == 2
     assert values["each_cat"] == 1 and values["buttons_of_one_colour"] == 2
     assert values["goals_both_ways"] == 1 and values["goals"] == 3
+
+
+def test_k_8_4_two_goals_plus_one_both_ways_is_the_scenario_files_reading(table, diagnose):
+    """K-8.4: scenario 6's "2 goals + 1 both ways" is `plus goals_both_ways` [default], three
+    goals met; without `plus` the report needs two goals, overlapping the one both ways."""
+    shipped = new_game(load_rules("calico", ("scenario-6",)), 1, 1)
+    text = (
+        'extends "calico"\nscenario { number 6  title "Overlapping"\n'
+        "  objective goals { at_least 2 }  objective goals_both_ways { at_least 1 } }\n"
+    )
+    report = diagnose(text, "overlap.castell", ("beginner",))
+    assert report.ok, report.diagnostics
+    overlapping = new_game(report.rules, 1, 1)
+    for game in (shipped, overlapping):
+        game.apply(game.legal_actions()[0])
+        table.clear(game)
+        g = table.g(game)
+        g["goals"][0] = [game.logic.goal_index[n] for n in ("aaaa_bb", "aaa_bbb", "aa_bb_cc")]
+        # AAAA-BB at (3,2) both ways, AAA-BBB at (4,3) by colour only, AA-BB-CC unmet.
+        cells = {
+            (2, 1): "pink/dots", (3, 1): "pink/dots", (2, 2): "pink/dots", (4, 2): "pink/dots",
+            (2, 3): "green/ferns", (3, 3): "green/ferns",
+            (5, 2): "pink/vines", (5, 3): "pink/vines",
+            (4, 4): "green/vines", (5, 4): "green/vines",
+        }  # fmt: skip
+        for (col, row), patch in cells.items():
+            table.set_cell(game, 0, patch, col, row)
+        assert game.logic.goal_results(g, 0) == [2, 1, 0]
+    need = {}
+    for name, game in (("shipped", shipped), ("overlapping", overlapping)):
+        (seat,) = game.logic.report(game)["scenario"]["players"]
+        goals = {o["objective"]: o for o in seat["objectives"]}["goals"]
+        need[name] = (goals["plus"], goals["needed"], goals["value"], goals["met"])
+    assert need["shipped"] == ("goals_both_ways", 3, 2, False)
+    assert need["overlapping"] == (None, 2, 2, True)

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from castell_dsl import load_rules, new_game
-from castell_dsl.engine.actions import ActionError
+from castell_dsl.contract import ActionError
 
 REPO = Path(__file__).resolve().parents[2]
 PAGES = {"C": REPO / "docs" / "games" / "castell.md", "K": REPO / "docs" / "games" / "calico.md"}
