@@ -3,39 +3,48 @@
 Bots and hints ask "what is the best tower I can build?" many times per turn, so the solver is
 exact *and* fast. It never enumerates permutations; it searches over the team's counts by number.
 
-Search. Levels are built bottom-up. A level's numbers lie in ``[m, m + mix_spread]`` where ``m``
-is its smallest number, and every level above uses numbers ``<= m`` (equal only with Strength, and
-then only castellers of number ``m`` the lower level left over). So after a level the rest of the
-search depends only on a small state: the position of ``m``, how many castellers of number ``m``
-are still free (numbers below ``m`` are all still free), how many castellers the level has, the
-remaining Balance / Strength / Mix uses, the levels still needed (minimum or exact height, or the
-shape index), the required numbers not yet included, the exhibition skills not yet used, and
-whether the level is a Base bottom whose width limit the next level fixes. Width and Base only
-concern the first two levels (levels are never wider than the level below), so the root
-enumerates the bottom level as a Base level or not and charges the Width uses there (or on level
-2 above a Base bottom).
+Vocabulary. The solver speaks of the five relaxations of C-6.2 by the rule file's skill names,
+the constants `BALANCE`, `BASE`, `MIX`, `STRENGTH`, `WIDTH` of `towers`; a rule set may give them
+to skills of any name. Sets of them (exhibition skills still to use) are bit masks of
+`_BALANCE_BIT` ... `_WIDTH_BIT`, and ranks are read once per query into a `_Ranks`.
+
+A query runs in three steps (`_query`):
+
+1. Prefilter (`_levels_needed`, `_required_mask`, `_impossible`): cheap necessary conditions
+   reject most impossible queries before any table is built: required numbers present; levels
+   allowed by the widest level the team can form, the Balance rank and a Base bottom, and by the
+   distinct numbers and the Strength rank, also from the highest festival number up; a shape's
+   widths against the ranks and the counts; an exhibition skill with rank 0.
+2. Setup (`_prepare`): the pattern tables of every position the team holds (`_patterns`, cached
+   per rules on the counts they use, since they repeat across teams) and the prefix facts the
+   bounds read, gathered in one `_Query`.
+3. Search (`_search`): branch and bound over levels, bottom-up.
+
+Search. A level's numbers lie in ``[m, m + mix_spread]`` where ``m`` is its smallest number, and
+every level above uses numbers ``<= m`` (equal only with Strength, and then only castellers of
+number ``m`` the lower level left over). So after a level the rest of the search depends only on
+a small state (`expand`): the position of ``m``, how many castellers of number ``m`` are still
+free (numbers below ``m`` are all still free), how many castellers the level has, the remaining
+Balance / Strength / Mix uses, the levels still needed (minimum or exact height, or the shape
+index), the required numbers not yet included, the exhibition skills not yet used, and whether
+the level is a Base bottom whose width limit the next level fixes. Width and Base only concern
+the first two levels (levels are never wider than the level below), so the root
+(`best_from_bottom`) enumerates the bottom level as a Base level or not and charges the Width uses
+there (or on level 2 above a Base bottom).
 
 Speed. States are memoised per query. Bottom levels are tried best-first (by position, from an
-upper bound for every bottom there); an option is skipped when an upper bound (levels that the
-widths, the numbers left and the Balance/Strength ranks allow; matching castellers still free,
-at most one level's worth per festival number without Strength and at most what those levels
-hold) cannot reach the best score so far, or can at most tie it and then cannot win the
-tie-break (fewest uses: one per exhibition skill still needed, and the Balance / Strength uses
-that the levels needed for the tie take; without Mix levels the options come in descending
-lexicographic order, which ends a search early). The score to beat is passed down (branch and
-bound), starting from the least score any answer has (its levels and one casteller per
-festival size), so a memo entry is either an exact value or the fact "nothing here reaches
-score X", reused only for a target >= X. A dominance rule halves the options: among mixed
-levels of the same width, the one with more of the larger number is never worse (see
-`_patterns`). A level with no room above it is settled in place, without a child search.
-
-Games ask many small queries, each for a new team, so the set-up around the search matters as
-much as the search: everything that depends only on the rules is built once per `TowerRules`
-(`_Tables`), pattern tables are cached per rules on the counts of the numbers they use (they
-repeat across teams), and cheap necessary conditions (required numbers present; levels allowed
-by the widest level the team can form, the Balance rank and a Base bottom, and by the distinct
-numbers and the Strength rank, also from the highest festival number up; a shape's widths
-against the ranks and the counts) reject most impossible queries before any table is built.
+upper bound for every bottom there); within a state, positions from the highest, and on each
+position the options of `_patterns` (widest, best-scoring first). An option is skipped when an
+upper bound (levels that the widths, the numbers left and the Balance/Strength ranks allow;
+matching castellers still free, at most one level's worth per festival number without Strength
+and at most what those levels hold) cannot reach the best score so far, or can at most tie it and
+then cannot win the rest of the tie-break (`_cannot_win_tie`, with the uses bound
+`_fewest_uses`). The score to beat is passed down (branch and bound), starting from the least
+score any answer has (its levels and one casteller per festival size), so a memo entry is either
+an exact value or the fact "nothing here reaches score X", reused only for a target >= X. A
+dominance rule halves the options: among mixed levels of the same width, the one with more of
+the larger number is never worse (see `_patterns`). A level with no room above it is settled in
+place, without a child search.
 
 Tie-break (deterministic, applied in this order):
   1. higher score (festival score: ``score_per_level`` per level + ``score_per_match`` per
@@ -45,7 +54,8 @@ Tie-break (deterministic, applied in this order):
      this is the total of `towers.check`'s ``uses``);
   4. the lexicographically largest tower, comparing levels bottom-up, each level as the tuple of
      its numbers in descending order (so wider and higher-numbered low levels win).
-The answer is the maximum of this total order, so it does not depend on the search order.
+The search compares candidates as ``(score, matches, -uses, chain of levels)`` tuples, which is
+this order; the answer is its maximum, so it does not depend on the search order.
 
 Queries are memoised whole with `functools.lru_cache` on hashable arguments (team counts by
 number, ranks in `TowerRules.skills` order, sizes, ...); `clear_cache` empties it. Every returned
@@ -59,24 +69,37 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, compress, pairwise, product
 from operator import add, mul
+from typing import NamedTuple
 
-from castell_game.towers import TowerRules, check
+from castell_game.towers import (
+    BALANCE,
+    BASE,
+    MIX,
+    RELAXATIONS,
+    STRENGTH,
+    WIDTH,
+    TowerRules,
+    check,
+)
 
-# Exhibition skill bits (internal).
-_B, _S, _M, _W, _BASE = 1, 2, 4, 8, 16
+# One bit per relaxation: a set of them is the exhibition skills a tower still has to use.
+_BALANCE_BIT, _STRENGTH_BIT, _MIX_BIT, _WIDTH_BIT, _BASE_BIT = 1, 2, 4, 8, 16
 _BIT_OF = {
-    "equal_count": _B,
-    "equal_size": _S,
-    "mixed_sizes": _M,
-    "wider": _W,
-    "wide_bottom": _BASE,
+    BALANCE: _BALANCE_BIT,
+    STRENGTH: _STRENGTH_BIT,
+    MIX: _MIX_BIT,
+    WIDTH: _WIDTH_BIT,
+    BASE: _BASE_BIT,
 }
-# Set bits per exhibition mask (lower bounds on the uses still to come).
+# Set bits per mask of exhibition skills (each one still to use is at least one use to come).
 _POPCOUNT = tuple(bin(i).count("1") for i in range(32))
 _NEG = -(1 << 60)
 # Triangular numbers: r levels narrowing by one each below n hold n * r - _TRI[r] castellers.
 _TRI = tuple(r * (r + 1) // 2 for r in range(64))
-_ZERO = (0, 0, 0, ())
+# A search result: (score, matches, -uses, chain of levels (level, rest of the chain) or ()).
+_Result = tuple[int, int, int, tuple]
+# The empty completion: the tower stops here.
+_ZERO: _Result = (0, 0, 0, ())
 # The pattern table of a number the team does not hold (see `_patterns`).
 _NO_PATTERNS: tuple[tuple, tuple, tuple, tuple, bool] = (((),), ((),), ((),), ((),), True)
 # Width caps that index a pattern table directly (wider caps fall back to the whole table).
@@ -97,14 +120,14 @@ class Solution:
 class _Tables:
     """What a query needs that depends only on the rules: built once per `TowerRules`.
 
-    Argument conversion (number -> position, skill -> exhibition bit), where each relaxation's
+    Argument conversion (number -> position, skill -> relaxation bit), where each relaxation's
     rank sits in the rank tuple, the Mix window of each position, the Width uses per level width,
     and the pattern tables (`_patterns`) per score weights, keyed by the counts of the window
     they use: they repeat across the teams of a game.
     """
 
     __slots__ = (
-        "by_skill",
+        "bit_of_skill",
         "index",
         "limit",
         "lo_mix",
@@ -116,6 +139,7 @@ class _Tables:
         "positions",
         "rank_at",
         "skills",
+        "spread",
         "step",
         "vals",
         "win",
@@ -131,14 +155,16 @@ class _Tables:
         self.index = {v: i for i, v in enumerate(vals)}
         self.skills = rules.skills
         self.zeros = (0,) * len(rules.skills)
-        self.by_skill = {skill: _BIT_OF[rid] for rid, skill in rules.relaxations.items()}
+        self.bit_of_skill = {skill: _BIT_OF[rid] for rid, skill in rules.relaxations.items()}
         at = {skill: i for i, skill in enumerate(rules.skills)}
-        # Rank tuple positions of Balance, Base, Mix, Strength, Width (-1: no such skill).
+        # Rank tuple position of each relaxation's skill, in `RELAXATIONS` order (-1: none).
+        relaxations = rules.relaxations
         self.rank_at = tuple(
-            -1 if s is None else at[s] for s in (plan.bal, plan.base, plan.mix, plan.strg, plan.wid)
+            at[relaxations[rid]] if rid in relaxations else -1 for rid in RELAXATIONS
         )
         self.limit = plan.limit
         self.step = plan.step
+        self.spread = plan.spread
         # Numbers a Mix level with smallest number at position p may hold: positions p..p+win-1.
         self.win = tuple(
             sum(1 for q in range(p, len(vals)) if vals[q] - vals[p] <= plan.spread)
@@ -172,6 +198,21 @@ def _tables(rules: TowerRules) -> _Tables:
     return _Tables(rules)
 
 
+class _Ranks(NamedTuple):
+    """A query's ranks by relaxation (`RELAXATIONS` order): the search never needs skill names."""
+
+    balance: int
+    base: int
+    mix: int
+    strength: int
+    width: int
+
+
+def _ranks(tb: _Tables, rank_t: tuple[int, ...]) -> _Ranks:
+    """The ranks of `rank_t` (in `TowerRules.skills` order) by relaxation; 0 where none."""
+    return _Ranks._make([rank_t[i] if i >= 0 else 0 for i in tb.rank_at])
+
+
 def _patterns(
     tb: _Tables, p: int, wc: tuple[int, ...], mbits: int, w_level: int, w_match: int
 ) -> tuple[tuple, tuple, tuple, tuple, bool]:
@@ -184,7 +225,7 @@ def _patterns(
     winners first) and returned as (by_cap, heads_by_cap, by_width, heads_by_width, plain):
     ``by_cap[c]`` holds the patterns with n <= c (the last entry all of them), ``by_width[w]``
     those with n == w (for shapes). `plain` says that no pattern mixes numbers: then the upper
-    bounds of `_query` never grow along a list, and a list is in descending lexicographic order.
+    bounds of the search never grow along a list, and a list is in descending lexicographic order.
 
     Dominance: among mixed levels of one width, the one with more of the larger number leaves
     more castellers of number p free, scores no less (unless p is a festival size and p+1 is
@@ -193,8 +234,8 @@ def _patterns(
     the first pattern of each run, for where every level is usable (the bottom, and numbers
     below the window of the level underneath).
 
-    `_query` caches the tables per rules and score weights on exactly these arguments: a table
-    is the same for every team with the same counts in the window.
+    `_pattern_tables` caches the tables per rules and score weights on exactly these arguments:
+    a table is the same for every team with the same counts in the window.
     """
     vals = tb.vals
     out: list[tuple] = []
@@ -258,12 +299,13 @@ def _counts(team: Iterable[int], index: Mapping[int, int]) -> tuple[int, ...]:
 
 
 def _need_mask(needs: Iterable[str], rules: TowerRules, tb: _Tables) -> int | None:
-    """Bits of the exhibition skills; None when a skill grants no relaxation (never usable)."""
+    """The relaxation bits of the exhibition skills; None when a skill grants no relaxation (it
+    can never be used, C-6.3)."""
     mask = 0
     for skill in needs:
         if skill not in rules.skills:
             raise ValueError(f"unknown skill {skill!r}; known: {', '.join(rules.skills)}")
-        bit = tb.by_skill.get(skill)
+        bit = tb.bit_of_skill.get(skill)
         if bit is None:
             return None
         mask |= bit
@@ -300,114 +342,296 @@ def _query(
     in `need_mask`. Objective: `w_level` per level + `w_match` per casteller numbered in `sizes`.
     """
     tb = _tables(rules)
-    a_bal, a_base, a_mix, a_strg, a_wid = tb.rank_at
-    rb = rank_t[a_bal] if a_bal >= 0 else 0
-    rbase = rank_t[a_base] if a_base >= 0 else 0
-    rm = rank_t[a_mix] if a_mix >= 0 else 0
-    rs = rank_t[a_strg] if a_strg >= 0 else 0
-    rw = rank_t[a_wid] if a_wid >= 0 else 0
-    K = len(counts)
-    limit, step = tb.limit, tb.step
-    wmax = limit + rw * step
-    has_base = rbase >= 1
-    total = sum(counts)
+    ranks = _ranks(tb, rank_t)
+    if need_mask and _lacks_exhibition_rank(need_mask, ranks):
+        return None
+    req_mask = _required_mask(sizes, counts, tb)
+    if req_mask is None:
+        return None
+    k0 = _levels_needed(min_levels, n_levels, shape)
+    if k0 is None or _impossible(counts, ranks, tb, req_mask, k0, shape):
+        return None
+    q = _prepare(counts, ranks, tb, req_mask, k0, shape, need_mask, w_level, w_match)
+    found = _search(q, n_levels is not None or shape is not None)
+    if found is None:
+        return None
+    levels = []
+    chain = found[3]
+    while chain:
+        levels.append(chain[0])
+        chain = chain[1]
+    return tuple(levels), found[1]
 
-    # Cheap necessary conditions first: most impossible queries stop here, before any table.
-    if need_mask and (
-        (need_mask & _B and not rb)
-        or (need_mask & _S and not rs)
-        or (need_mask & _M and not rm)
-        or (need_mask & _W and not rw)
-        or (need_mask & _BASE and not has_base)
-    ):
-        return None  # an exhibition skill with rank 0 cannot be used
-    index = tb.index
+
+# --- Prefilter: cheap necessary conditions, before any table is built ---------------------------
+
+
+def _lacks_exhibition_rank(need_mask: int, ranks: _Ranks) -> bool:
+    """Does an exhibition skill have rank 0? It could not be used at all (C-6.3, C-8.4)."""
+    return bool(
+        (need_mask & _BALANCE_BIT and not ranks.balance)
+        or (need_mask & _STRENGTH_BIT and not ranks.strength)
+        or (need_mask & _MIX_BIT and not ranks.mix)
+        or (need_mask & _WIDTH_BIT and not ranks.width)
+        or (need_mask & _BASE_BIT and not ranks.base)
+    )
+
+
+def _required_mask(sizes: tuple[int, ...], counts: tuple[int, ...], tb: _Tables) -> int | None:
+    """Bit per position of the festival sizes a tower must include (C-9.2); None when the team
+    holds no casteller of one of them, so no tower can compete."""
     req_mask = 0
+    index = tb.index
     for s in sizes:
         i = index.get(s)
         if i is None or not counts[i]:
             return None
         req_mask |= 1 << i
-    exact = n_levels is not None or shape is not None
+    return req_mask
+
+
+def _levels_needed(
+    min_levels: int, n_levels: int | None, shape: tuple[int, ...] | None
+) -> int | None:
+    """The levels every answer has: exactly that many for a height or a shape (C-8.3, C-8.4),
+    at least that many otherwise (C-9.2); None when the height constraints contradict."""
     if shape is not None:
         if n_levels is not None and n_levels != len(shape):
             return None
         n_levels = len(shape)
-        if not shape or min(shape) < 1 or sum(shape) > total:
-            return None
-        equal = 0
-        for below, above in pairwise(shape):
-            if above >= below:
-                if above > below:
-                    return None  # wider than the level below
-                equal += 1
-        if equal > rb or max(shape[1:], default=0) > wmax or (shape[0] > wmax and not has_base):
-            return None
-    if exact:
-        if n_levels < 1 or n_levels < min_levels:
-            return None
-        k0 = n_levels
-    else:
-        k0 = max(min_levels, 1)
-    # Levels (C-6.3a): widths shrink except with Balance, from at most the widest level the
-    # team can form (a Base bottom adds one level); each level's smallest number is new except
-    # with Strength.
-    maxwin = tb.maxwin if rm else 1
+    if n_levels is None:
+        return max(min_levels, 1)
+    if n_levels < 1 or n_levels < min_levels:
+        return None
+    return n_levels
+
+
+def _impossible(
+    counts: tuple[int, ...],
+    ranks: _Ranks,
+    tb: _Tables,
+    req_mask: int,
+    k0: int,
+    shape: tuple[int, ...] | None,
+) -> bool:
+    """Does a cheap necessary condition rule out every tower of `k0` levels (C-5, C-6.3a)?
+
+    Most impossible game queries stop here, before any pattern table is built. Levels narrow
+    except with Balance, from at most the widest level the team can form (a Base bottom adds one
+    level); each level's smallest number is new except with Strength; the level of the highest
+    festival number bounds the levels from it up the same way; a shape must fit the ranks and
+    the counts.
+    """
+    if shape is not None and _shape_impossible(counts, ranks, tb, shape):
+        return True
+    K = len(counts)
+    wmax = tb.limit + ranks.width * tb.step
+    has_base = ranks.base >= 1
+    maxwin = tb.maxwin if ranks.mix else 1
     if maxwin == 1:
         widest = max(counts)
     elif maxwin == 2:
         widest = max(map(add, counts, (*counts[1:], 0)))
     else:
         widest = max(sum(counts[p : p + maxwin]) for p in range(K))
-    if widest > limit and has_base:
-        if k0 > min(widest, wmax) + rb + 1:
-            return None
-    elif k0 > min(widest, wmax) + rb:
-        return None
-    if k0 > K - counts.count(0) + rs:
-        return None
+    if widest > tb.limit and has_base:
+        if k0 > min(widest, wmax) + ranks.balance + 1:
+            return True
+    elif k0 > min(widest, wmax) + ranks.balance:
+        return True
+    if k0 > K - counts.count(0) + ranks.strength:
+        return True
     if req_mask:
         # The level holding the highest festival number: levels from it up as above; levels
         # below it have still higher smallest numbers, except with Strength.
         hi = req_mask.bit_length() - 1
         w = sum(counts[max(0, hi - maxwin + 1) : hi + maxwin])
-        up = min(w, wmax + 1 if has_base else wmax) + rb
-        if k0 > up + K - 1 - hi - counts[hi + 1 :].count(0) + rs:
-            return None
-    if shape is not None:
-        # A shape's i-th widest level is on its own number holding that many castellers,
-        # except a Mix level or a second level on a number (Strength): it needs the i-th
-        # largest count, give or take those.
-        slack = rm + rs
-        by_count = sorted(counts, reverse=True)
-        for i in range(slack, len(shape)):
-            if i - slack >= K or by_count[i - slack] < shape[i]:
-                return None
+        up = min(w, wmax + 1 if has_base else wmax) + ranks.balance
+        if k0 > up + K - 1 - hi - counts[hi + 1 :].count(0) + ranks.strength:
+            return True
+    return False
 
-    # Pattern tables per position: `plain_t` (single-number levels) and `mixed_t` (every
-    # level, Mix levels included; the plain table when no Mix level is possible). A state with
-    # no Mix use left, or a level of the number the level below left over (Strength), only
-    # needs the plain one. The same pass gathers the prefix facts for the bounds, per position
-    # p: positions below p holding castellers (`dist_below`), matching castellers below p
-    # (`match_below`) and festival-size positions below p (`mpos_below`).
-    spread_on = rm >= 1
-    win = tb.win
+
+def _shape_impossible(
+    counts: tuple[int, ...], ranks: _Ranks, tb: _Tables, shape: tuple[int, ...]
+) -> bool:
+    """Can no tower of the team have exactly `shape` (C-8.3)? Widths never grow upwards (C-5.4)
+    and stay equal only with Balance; only the bottom may exceed the Width limit, with Base; and
+    the i-th widest level needs the i-th largest count, give or take a Mix level or a second
+    level on one number (Strength)."""
+    if not shape or min(shape) < 1 or sum(shape) > sum(counts):
+        return True
+    equal = 0
+    for below, above in pairwise(shape):
+        if above >= below:
+            if above > below:
+                return True  # wider than the level below
+            equal += 1
+    wmax = tb.limit + ranks.width * tb.step
+    if (
+        equal > ranks.balance
+        or max(shape[1:], default=0) > wmax
+        or (shape[0] > wmax and ranks.base < 1)
+    ):
+        return True
+    slack = ranks.mix + ranks.strength
+    by_count = sorted(counts, reverse=True)
+    return any(
+        i - slack >= len(counts) or by_count[i - slack] < shape[i] for i in range(slack, len(shape))
+    )
+
+
+# --- Setup: once per query ----------------------------------------------------------------------
+
+
+class _Query:
+    """Everything the search of one query reads, computed once before it starts (`_prepare`).
+
+    Per position p (of `TowerRules.sizes`): `plain_t[p]` / `mixed_t[p]` the pattern tables of
+    single-number levels / every level (Mix levels too, when the Mix rank allows them);
+    `reach[p]` how many positions a level from p may span; `dist_below[p]` the positions below p
+    holding castellers; `match_below[p]` / `mpos_below[p]` the matching castellers / festival
+    positions below p; `match_upto[p]` / `mpos_upto[p]` the same for everything a level with
+    smallest position <= p and the levels above can hold. `pres` lists the positions holding
+    castellers, highest first. `eq_after[k]` counts the equal neighbours among the top `k`
+    levels of a shape (each a Balance use).
+    """
+
+    __slots__ = (
+        "counts",
+        "dist_below",
+        "eq_after",
+        "k0",
+        "match",
+        "match_below",
+        "match_upto",
+        "mixed_t",
+        "mpos_below",
+        "mpos_upto",
+        "n_sizes",
+        "need_mask",
+        "need_w",
+        "patterns_mixed",
+        "plain_t",
+        "pres",
+        "ranks",
+        "reach",
+        "req_mask",
+        "shape",
+        "tb",
+        "tri",
+        "w_level",
+        "w_match",
+        "wmax",
+    )
+
+    counts: tuple[int, ...]
+    dist_below: list[int]
+    eq_after: list[int]
+    k0: int
+    match: Sequence[int]
+    match_below: Sequence[int]
+    match_upto: Sequence[int]
+    mixed_t: list[tuple]
+    mpos_below: Sequence[int]
+    mpos_upto: Sequence[int]
+    n_sizes: int
+    need_mask: int
+    need_w: list[int]
+    patterns_mixed: bool
+    plain_t: list[tuple]
+    pres: list[int]
+    ranks: _Ranks
+    reach: Sequence[int]
+    req_mask: int
+    shape: tuple[int, ...] | None
+    tb: _Tables
+    tri: Sequence[int]
+    w_level: int
+    w_match: int
+    wmax: int
+
+
+def _prepare(
+    counts: tuple[int, ...],
+    ranks: _Ranks,
+    tb: _Tables,
+    req_mask: int,
+    k0: int,
+    shape: tuple[int, ...] | None,
+    need_mask: int,
+    w_level: int,
+    w_match: int,
+) -> _Query:
+    """The per-query facts of `_Query`: built once, so that the search's bounds are lookups."""
+    q = _Query()
+    q.counts, q.ranks, q.tb, q.req_mask, q.k0, q.shape = counts, ranks, tb, req_mask, k0, shape
+    q.need_mask, q.w_level, q.w_match = need_mask, w_level, w_match
+    q.n_sizes = req_mask.bit_count()
+    K = len(counts)
+    q.wmax = wmax = tb.limit + ranks.width * tb.step
+    q.pres = pres = list(compress(tb.positions, counts))
+    q.dist_below = list(accumulate(map(bool, counts), initial=0))
+    if req_mask:
+        q.match = match = [req_mask >> p & 1 for p in tb.positions]
+        q.match_below = match_below = list(accumulate(map(mul, counts, match), initial=0))
+        q.mpos_below = mpos_below = list(accumulate(match, initial=0))
+    else:
+        q.match = tb.zeros_k
+        q.match_below = q.mpos_below = tb.zeros_k1
+    spread_on = ranks.mix >= 1
+    q.plain_t, q.mixed_t = _pattern_tables(
+        tb, counts, pres, q.match, req_mask, spread_on, w_level, w_match
+    )
+    q.patterns_mixed = spread_on
+    pres.reverse()  # pres[d - dist_below[p + 1]:] lists the positions <= p, from the highest
+    q.reach = tb.win if spread_on else tb.one
+    if not req_mask:
+        q.match_upto = q.mpos_upto = tb.zeros_k
+    elif not spread_on:
+        q.match_upto = match_below[1:]
+        q.mpos_upto = mpos_below[1:]
+    else:
+        spread = tb.spread
+        m, mp = match_below[-1], mpos_below[-1]
+        q.match_upto = [*match_below[1 + spread :], *[m] * spread] if spread < K else [m] * K
+        q.mpos_upto = [*mpos_below[1 + spread :], *[mp] * spread] if spread < K else [mp] * K
+    need_w = tb.need_w
+    total = sum(counts)
+    if len(need_w) <= total or len(need_w) <= wmax:
+        need_w = tb.width_uses(max(total, wmax))
+    q.need_w = need_w
+    # Levels above an option are at most `wmax` wide (see `_TRI`).
+    q.tri = _TRI if wmax < len(_TRI) else tuple(r * (r + 1) // 2 for r in range(wmax + 1))
+    q.eq_after = eq_after = [0] * (k0 + 2)
+    if shape is not None:
+        for kk in range(2, len(shape) + 1):
+            lo = len(shape) - kk
+            eq_after[kk] = eq_after[kk - 1] + (shape[lo + 1] == shape[lo])
+    return q
+
+
+def _pattern_tables(
+    tb: _Tables,
+    counts: tuple[int, ...],
+    pres: list[int],
+    match: Sequence[int],
+    req_mask: int,
+    spread_on: bool,
+    w_level: int,
+    w_match: int,
+) -> tuple[list[tuple], list[tuple]]:
+    """The pattern tables per position: single-number levels, and every level (Mix levels
+    included; the same as the first when no Mix level is possible). A state with no Mix use
+    left, or a level of the number the level below left over (Strength), only needs the first.
+
+    Tables are cached per rules and score weights on the counts they read, since teams of one
+    game share most of them; the cache starts afresh when it grows past `_PATTERN_CACHE_MAX`.
+    """
     cache = tb.patterns.get((w_level, w_match))
     if cache is None or len(cache) > _PATTERN_CACHE_MAX:
         cache = tb.patterns[w_level, w_match] = {}
-    pres = list(compress(tb.positions, counts))  # positions holding castellers
-    d = len(pres)
-    dist_below = list(accumulate(map(bool, counts), initial=0))
-    if req_mask:
-        match = [req_mask >> p & 1 for p in tb.positions]
-        match_below = list(accumulate(map(mul, counts, match), initial=0))
-        mpos_below = list(accumulate(match, initial=0))
-        m = match_below[-1]
-        mp = mpos_below[-1]
-    else:
-        match = tb.zeros_k
-        match_below = mpos_below = tb.zeros_k1
-        m = mp = 0
+    K = len(counts)
     plain_t = [_NO_PATTERNS] * K
     for p in pres:
         c = counts[p]
@@ -416,79 +640,157 @@ def _query(
         if table is None:
             table = cache[key] = _patterns(tb, p, (c,), match[p], w_level, w_match)
         plain_t[p] = table
-    if spread_on:
-        mixed_t = plain_t[:]
-        for p in pres:
-            L = win[p]
-            if L > 1 and any(counts[p + 1 : p + L]):
-                wkey = (p, counts[p : p + L], (req_mask >> p) & ((1 << L) - 1))
-                table = cache.get(wkey)
-                if table is None:
-                    table = cache[wkey] = _patterns(tb, p, wkey[1], wkey[2], w_level, w_match)
-                mixed_t[p] = table
-    else:
-        mixed_t = plain_t
-    pres.reverse()  # pres[d - dist_below[p + 1]:] lists the positions <= p, from the highest
-    # Positions a level with smallest number at p can reach: p .. p + reach[p] - 1.
-    reach_plain = tb.one
-    reach_mix = win if spread_on else tb.one
-    # Matching castellers, and festival-size positions, that a level with smallest position
-    # <= p and everything above can hold.
-    if not req_mask:
-        match_upto = mpos_upto = tb.zeros_k
-    elif not spread_on:
-        match_upto = match_below[1:]
-        mpos_upto = mpos_below[1:]
-    else:
-        spread = rules._plan.spread
-        match_upto = [*match_below[1 + spread :], *[m] * spread] if spread < K else [m] * K
-        mpos_upto = [*mpos_below[1 + spread :], *[mp] * spread] if spread < K else [mp] * K
-    need_w = tb.need_w
-    if len(need_w) <= total or len(need_w) <= wmax:
-        need_w = tb.width_uses(max(total, wmax))
+    if not spread_on:
+        return plain_t, plain_t
+    win = tb.win
+    mixed_t = plain_t[:]
+    for p in pres:
+        L = win[p]
+        if L > 1 and any(counts[p + 1 : p + L]):
+            wkey = (p, counts[p : p + L], (req_mask >> p) & ((1 << L) - 1))
+            table = cache.get(wkey)
+            if table is None:
+                table = cache[wkey] = _patterns(tb, p, wkey[1], wkey[2], w_level, w_match)
+            mixed_t[p] = table
+    return plain_t, mixed_t
 
-    # Lower bounds on uses still to come: one per exhibition skill not yet used; a shape's
-    # equal neighbours need Balance (eq_after[k]: equal pairs above the level k levels from
-    # the top of the shape).
-    popcount = _POPCOUNT
-    # Levels above an option are at most `wmax` wide (see `_TRI`).
-    tri = _TRI if wmax < len(_TRI) else tuple(r * (r + 1) // 2 for r in range(wmax + 1))
-    vals = tb.vals
-    sized = req_mask != 0  # festival sizes: matches count
-    eq_after = [0] * (k0 + 2)
-    if shape is not None:
-        for kk in range(2, len(shape) + 1):
-            lo = len(shape) - kk
-            eq_after[kk] = eq_after[kk - 1] + (shape[lo + 1] == shape[lo])
 
-    memo: dict[tuple, tuple | int | None] = {}
-    zero = _ZERO
+# --- The tie-break bound, and the options of one position ---------------------------------------
 
-    def expand(key: tuple, lmax: int, alpha: int) -> tuple | None:
-        """Best completion above a level: the state `key` is (position of its smallest number,
-        castellers of that number still free, its width, Balance / Strength / Mix uses left,
-        required numbers still missing, levels still needed, above a Base bottom?, exhibition
-        skills still needed), normalised by the caller (budgets clipped to `lmax`, the levels
-        still possible, which are >= the levels needed; no missing number above it).
 
-        Returns (score, matches, -uses, chain of levels), exact whenever its score >= `alpha`;
-        None when no completion reaches `alpha` (or none exists). Memo entries are exact
-        results or, as an int, a bound "no completion scores that much"; callers look the memo
-        up first.
+def _fewest_uses(need: int, balance_floor: int, levels: int, width: int, numbers_below: int) -> int:
+    """A lower bound on the skill uses of `levels` more levels on a level `width` wide with
+    `numbers_below` distinct numbers below its own (C-6.3a).
+
+    One use per exhibition skill still in `need`; Balance for every level beyond the ``width -
+    1`` that narrowing by one leaves room for (and at least `balance_floor`, a shape's equal
+    neighbours); Strength for every level beyond the smaller numbers left. With `levels` 0 only
+    the exhibition skills count.
+    """
+    balance = balance_floor if balance_floor else need & _BALANCE_BIT
+    if levels - width + 1 > balance:
+        balance = levels - width + 1
+    strength = 1 if need & _STRENGTH_BIT else 0
+    if levels - numbers_below > strength:
+        strength = levels - numbers_below
+    return balance + strength + _POPCOUNT[need & (_MIX_BIT | _WIDTH_BIT)]
+
+
+def _cannot_win_tie(
+    best: _Result,
+    matches: int,
+    level: tuple[int, ...],
+    uses: int,
+    need: int,
+    balance_floor: int,
+    levels: int,
+    width: int,
+    numbers_below: int,
+) -> bool:
+    """Can an option that at best ties `best` on score not beat it on the rest of the tie-break?
+
+    Its most `matches` (tie-break 2), its fewest uses: `uses` already charged plus
+    `_fewest_uses` of the `levels` above it a tie takes (3), then its level against the best's
+    bottom-most differing level, `level` being compared with the best's level at this height (4).
+    """
+    if matches != best[1]:
+        return matches < best[1]
+    fewest = uses + _fewest_uses(need, balance_floor, levels, width, numbers_below)
+    if fewest != -best[2]:
+        return fewest > -best[2]
+    return bool(best[3]) and level < best[3][0]
+
+
+# --- Search -------------------------------------------------------------------------------------
+
+# A search state (see `expand`): (position of the level's smallest number, castellers of that
+# number still free, the level's width, Balance / Strength / Mix uses left, required numbers
+# still missing, levels still needed, above a Base bottom?, exhibition skills still needed).
+_State = tuple[int, int, int, int, int, int, int, int, int, int]
+
+
+def _search(q: _Query, exact: bool) -> _Result | None:
+    """Branch and bound over the levels of the query `q` (see the module docstring): the best
+    `_Result`, or None when no tower meets the query. `exact`: the height is fixed.
+
+    The pieces are closures over the query's facts, bound once here as locals, because the
+    search runs them for every state and option: `best_from_bottom` (the root: every bottom
+    level, best positions first, from `bottom_positions`), `expand` (the best completion of a
+    state: positions from the highest, and on each the levels that fit) and `above` (a child
+    state, through the memo). The levels of one position are a loop inside `expand`, not a
+    function: a call per position costs more than a tenth of a small game query.
+    """
+    tb = q.tb
+    counts, shape, need_w, tri, eq_after = q.counts, q.shape, q.need_w, q.tri, q.eq_after
+    plain_t, mixed_t, pres, dist_below = q.plain_t, q.mixed_t, q.pres, q.dist_below
+    match, match_below, mpos_below = q.match, q.match_below, q.mpos_below
+    match_upto, mpos_upto = q.match_upto, q.mpos_upto
+    w_level, w_match, wmax, k0, need_mask = q.w_level, q.w_match, q.wmax, q.k0, q.need_mask
+    balance_rank, base_rank, mix_rank, strength_rank, _ = q.ranks
+    limit, step, vals = tb.limit, tb.step, tb.vals
+    reach_mix, reach_plain, lo_mix, lo_plain = q.reach, tb.one, tb.lo_mix, tb.lo_plain
+    n_levels = k0 if exact else 0
+    d = len(pres)
+    sized = q.req_mask != 0  # festival sizes: matches count
+    by_width = 0 if shape is None else 2  # which pattern lists a level's options come from
+    memo: dict[_State, _Result | int | None] = {}
+
+    def above(
+        p: int,
+        free: int,
+        width: int,
+        balance_left: int,
+        strength_left: int,
+        mix_left: int,
+        miss: int,
+        k: int,
+        above_base: int,
+        need: int,
+        lmax: int,
+        alpha: int,
+    ) -> _Result | None:
+        """The best completion above a level (`expand`), through the memo. The state is
+        normalised first: budgets beyond the `lmax` levels still possible never bind, and each
+        level touching number p takes a Strength use and at most `width` castellers."""
+        if balance_left > lmax:
+            balance_left = lmax
+        if strength_left > lmax:
+            strength_left = lmax
+        if mix_left > lmax:
+            mix_left = lmax
+        if free > width * strength_left:
+            free = width * strength_left
+        key = (p, free, width, balance_left, strength_left, mix_left, miss, k, above_base, need)
+        sub = memo.get(key, memo)
+        if sub is memo or (type(sub) is int and sub > alpha):
+            return expand(key, lmax, alpha)
+        return None if type(sub) is int else sub  # type: ignore[return-value]
+
+    def expand(key: _State, lmax: int, alpha: int) -> _Result | None:
+        """Best completion above a level in state `key` (see `_State`), normalised by `above`;
+        `lmax` is the levels still possible (>= the levels needed).
+
+        Returns a `_Result`, exact whenever its score >= `alpha`; None when no completion
+        reaches `alpha` (or none exists). Memo entries are exact results or, as an int, a bound
+        "no completion scores that much".
         """
-        lpos, free, width, bb, sb, mb, miss, k, wflag, nmask = key
-        if miss or nmask or k or (wflag and width <= limit):
+        lpos, free, width, balance_left, strength_left, mix_left, miss, k, above_base, need = key
+        result: _Result | None
+        if miss or need or k or (above_base and width <= limit):
             result = None
             thr = alpha  # the score to beat
         else:
-            result = zero  # the tower may stop here
+            result = _ZERO  # the tower may stop here
             thr = alpha if alpha > 0 else 0
         if exact and not k:
             memo[key] = result
             return result
         # Widest level possible: as wide as this one only with Balance; above a Base bottom,
         # within the Width limit and narrower than the bottom.
-        cap = (width - 1 if width <= wmax else wmax) if wflag else (width if bb else width - 1)
+        if above_base:
+            cap = width - 1 if width <= wmax else wmax
+        else:
+            cap = width if balance_left else width - 1
         if shape is not None:
             c = shape[n_levels - k]  # the shape's width for this level
             if c > cap:
@@ -498,13 +800,13 @@ def _query(
             c = cap
         nk = k - 1 if k else 0
         lcap = k if exact and k < lmax else lmax
-        lv0 = cap - 1 + bb  # levels above an option, at most
+        lv0 = cap - 1 + balance_left  # levels above an option, at most
         if lv0 > lcap - 1:
             lv0 = lcap - 1
-        if mb:
-            tables, reach, reach_lo = mixed_t, reach_mix, tb.lo_mix
+        if mix_left:
+            tables, reach, reach_lo = mixed_t, reach_mix, lo_mix
         else:
-            tables, reach, reach_lo = plain_t, reach_plain, tb.lo_plain
+            tables, reach, reach_lo = plain_t, reach_plain, lo_plain
         least = -1  # fewest uses of any completion here, computed when first needed
         top_only = lmax == 1  # at most one more level: each option is the top level
         mt = 0  # matches bound (no festival sizes: none)
@@ -512,7 +814,7 @@ def _query(
         # castellers the level below left free; none so low that fewer numbers are left below
         # than the levels still needed need, or that a missing required number is out of reach.
         first = lpos if free else lpos - 1
-        last = d - (nk - sb) if nk > sb else d
+        last = d - (nk - strength_left) if nk > strength_left else d
         if miss:
             lo = reach_lo[miss.bit_length()]
             if d - dist_below[lo] < last:
@@ -520,14 +822,14 @@ def _query(
         for p in pres[d - dist_below[first + 1] : last]:
             dl = dist_below[p]
             # Any option from here down: one level + what widths/sizes allow + the matches.
-            lv = dl + sb
+            lv = dl + strength_left
             if lv > lv0:
                 lv = lv0
             if sized:
                 # Matches: each number is on one level at most, except with Strength.
                 mt = match_upto[p]
-                if mt > cap * (mpos_upto[p] + sb):
-                    mt = cap * (mpos_upto[p] + sb)
+                if mt > cap * (mpos_upto[p] + strength_left):
+                    mt = cap * (mpos_upto[p] + strength_left)
                 ub = w_level * (1 + lv) + w_match * mt
             else:
                 ub = w_level * (1 + lv)
@@ -542,86 +844,78 @@ def _query(
             ):
                 # Every option from here down can at most tie the best on score and matches,
                 # and its level is lexicographically smaller (its largest number is): it wins
-                # only with fewer uses. None has fewer than the fewest any completion needs:
-                # one per exhibition skill still needed, and Balance / Strength for the `k`
-                # levels still needed beyond what the width and the smaller numbers allow.
+                # only with fewer uses than the fewest any completion needs.
                 if least < 0:
-                    bal = nmask & 1
-                    sr = nmask >> 1 & 1
-                    if k:
-                        if k - (cap if wflag else width - 1) > bal:
-                            bal = k - (cap if wflag else width - 1)
-                        if k - dist_below[lpos] > sr:
-                            sr = k - dist_below[lpos]
-                    least = bal + sr + popcount[nmask & 12]
+                    least = _fewest_uses(
+                        need, 0, k, cap + 1 if above_base else width, dist_below[lpos]
+                    )
                 if -result[2] <= least:
                     break
             # The options on p: at most c wide (exactly c for a shape). On lpos, single-number
             # levels of its free castellers; with a Mix use left, only a level reaching lpos can
             # be unusable, so below that only the first of a dominance run is needed.
+            # A table lists by cap (0: every pattern, 1: the dominance heads), then by exact
+            # width (2, 3), see `_patterns`.
             if p == lpos:
-                tab = plain_t[p]
+                table = plain_t[p]
                 if shape is None:
-                    seq = tab[0][c if c < free else free]
+                    seq = table[0][c if c < free else free]
                 else:
-                    seq = tab[2][c] if c <= free else ()
+                    seq = table[2][c] if c <= free else ()
                 cnt = free
             else:
-                tab = tables[p]
-                full = mb and p + reach[p] > lpos
-                if shape is None:
-                    seqs = tab[0] if full else tab[1]
-                    try:
-                        seq = seqs[c]
-                    except IndexError:  # c is wider than any level on p
-                        seq = seqs[-1]
-                else:
-                    seqs = tab[2] if full else tab[3]
-                    seq = seqs[c] if c < len(seqs) else ()
+                table = tables[p]
+                seqs = table[by_width + (0 if mix_left and p + reach[p] > lpos else 1)]
+                try:
+                    seq = seqs[c]
+                except IndexError:  # c is wider than any level on p
+                    seq = () if by_width else seqs[-1]
                 cnt = counts[p]
-            plain = tab[4]
+            plain = table[4]
             if sized:
                 mbp = match_below[p]
                 mpp = mpos_below[p]
                 mq = match[p]
+            # Each option on p: charge its skill uses, bound what it can reach, search above.
             used = 0  # dominance run of the last usable mixed level
             for n, top, topc, c0, gs, gm, mixed, bits, lvl, group in seq:
+                # Charge the relaxations this level needs on this state (C-6.3a).
                 if top < lpos:
-                    ns = sb
+                    ns = strength_left
                     u = 0
-                    nmk = nmask
+                    nmk = need
                 elif top > lpos or topc > free:
                     continue  # number lpos needs Strength, and only the free ones are left
                 else:
-                    ns = sb - 1
+                    ns = strength_left - 1
                     u = 1
-                    nmk = nmask & ~_S
+                    nmk = need & ~_STRENGTH_BIT
                 if group:
                     if group == used:
                         continue  # the rest of its dominance run cannot do better
                     used = group
                 if n == width:  # `cap` allows it only with Balance
-                    nb = bb - 1
+                    nb = balance_left - 1
                     u += 1
-                    nmk &= ~_B
+                    nmk &= ~_BALANCE_BIT
                 else:
-                    nb = bb
+                    nb = balance_left
                 if n + nb <= nk:
                     break  # too narrow for the levels still needed (and so are the rest)
                 if mixed:
-                    nm = mb - 1
+                    nm = mix_left - 1
                     u += 1
-                    nmk &= ~_M
+                    nmk &= ~_MIX_BIT
                 else:
-                    nm = mb
-                if wflag:
+                    nm = mix_left
+                if above_base:
                     w1 = need_w[n]
                     if width <= limit + w1 * step:
                         continue  # the bottom would not really be a Base level
                     if w1:
                         u += w1
-                        nmk &= ~_W
-                    elif nmk & _W:
+                        nmk &= ~_WIDTH_BIT
+                    elif nmk & _WIDTH_BIT:
                         continue  # Width is needed, and only this level could use it
                 if top_only:
                     # Nothing fits above this level: it completes the tower or nothing.
@@ -663,55 +957,25 @@ def _query(
                     if plain:
                         break  # the bound never grows along a plain list
                     continue
-                if result is not None and ubs == result[0]:
-                    # It can at best tie on score: compare what it could reach on the rest of
-                    # the tie-break (matches, fewest uses, then this level against the best's).
-                    if gm + mt < result[1]:
-                        continue
-                    if gm + mt == result[1]:
-                        # Fewest uses: the exhibition skills not yet used, a shape's equal
-                        # neighbours, and, as a tie needs all `lv` levels, the Balance and
-                        # Strength uses that many levels take beyond the width and the
-                        # smaller numbers.
-                        bal = eq_after[k] if eq_after[k] else nmk & 1
-                        sr = nmk >> 1 & 1
-                        if w_level:
-                            if lv - n + 1 > bal:
-                                bal = lv - n + 1
-                            if lv - dl > sr:
-                                sr = lv - dl
-                        lb = u + bal + sr + popcount[nmk & 12]
-                        if -lb < result[2] or (
-                            -lb == result[2] and result[3] and lvl < result[3][0]
-                        ):
-                            continue
+                if (
+                    result is not None
+                    and ubs == result[0]
+                    and gm + mt <= result[1]
+                    and _cannot_win_tie(
+                        result, gm + mt, lvl, u, nmk, eq_after[k], lv if w_level else 0, n, dl
+                    )
+                ):
+                    continue
                 if not lm:
                     # No level fits above: the tower stops here, if that meets the query.
                     if nmiss or nmk or nk:
                         continue
-                    sub = zero
+                    sub = _ZERO
                 else:
-                    # The child state, normalised: budgets beyond the levels possible never
-                    # bind, and each level touching number p takes a Strength use and <= n
-                    # castellers.
-                    if nb > lm:
-                        nb = lm
-                    if ns > lm:
-                        ns = lm
-                    if nm > lm:
-                        nm = lm
-                    if nF > n * ns:
-                        nF = n * ns
-                    ckey = (p, nF, n, nb, ns, nm, nmiss, nk, 0, nmk)
-                    sub = memo.get(ckey, memo)
-                    if sub is memo:
-                        sub = expand(ckey, lm, thr - gs)
-                    elif type(sub) is int:
-                        if sub <= thr - gs:
-                            continue  # known: nothing above reaches what this option needs
-                        sub = expand(ckey, lm, thr - gs)
-                    if sub is None:
+                    found = above(p, nF, n, nb, ns, nm, nmiss, nk, 0, nmk, lm, thr - gs)
+                    if found is None:
                         continue
+                    sub = found
                 cand = (gs + sub[0], gm + sub[1], sub[2] - u, (lvl, sub[3]))
                 if result is None or cand > result:
                     result = cand
@@ -723,142 +987,158 @@ def _query(
         memo[key] = result
         return result
 
-    # Root: the bottom level, as a plain level (Width uses fit it) or as a Base level. Every
-    # tower that meets the query scores at least `floor` (its levels, one casteller of each
-    # festival size), so searches never look below it. Positions are tried best-first by an
-    # upper bound for every bottom on them (one level + what widths/sizes allow + the matches
-    # up to its window), and on a position the widest bottoms first, so that a good tower
-    # prunes the rest early.
-    floor = w_level * k0 + w_match * len(sizes)
-    target0 = shape[0] if shape is not None else 0
-    kcap = k0 - 1 if exact else K + rs
-    base_min = limit + 1 if has_base else 1 << 30  # narrowest bottom that can be a Base level
-    bases = (0, 1) if has_base else (0,)
-    least = -1  # with it, fewer uses than the best's cannot be reached: stop (see below)
-    if exact and not sized:
-        # Every tower that meets the query scores `floor`: positions from the highest that
-        # leave enough smaller numbers for the levels above. Without Mix levels these come in
-        # descending lexicographic order, so once the best uses no more skills than any tower
-        # must (one per exhibition skill, Balance for a shape's equal neighbours) the rest lose.
-        order = [(floor, p) for p in pres if dist_below[p] + rs >= k0 - 1]
-        if not rm:
-            least = popcount[need_mask & ~_B] + max(need_mask & _B, eq_after[k0])
-    else:
+    def bottom_positions(floor: int, kcap: int) -> tuple[list[tuple[int, int]], int]:
+        """The positions a bottom level may start on, each with an upper bound for every bottom
+        there (one level + what widths/sizes allow + the matches up to its window), best first;
+        and the fewest uses any answer has when known (-1: not known, see `best_from_bottom`)."""
+        if exact and not sized:
+            # Every tower that meets the query scores `floor`: positions from the highest that
+            # leave enough smaller numbers for the levels above. Without Mix levels these come
+            # in descending lexicographic order, so once the best uses no more skills than any
+            # tower must (one per exhibition skill, Balance for a shape's equal neighbours) the
+            # rest lose.
+            order = [(floor, p) for p in pres if dist_below[p] + strength_rank >= k0 - 1]
+            if mix_rank:
+                return order, -1
+            balance = max(need_mask & _BALANCE_BIT, eq_after[k0])
+            return order, _POPCOUNT[need_mask & ~_BALANCE_BIT] + balance
+        target0 = shape[0] if shape is not None else 0
         order = []
         for p in pres:
             w = target0 or len(mixed_t[p][2]) - 1  # the widest bottom on p
-            if w > wmax and not (has_base and w >= base_min):
+            if w > wmax and not (base_rank and w > limit):
                 if target0:
                     continue
                 w = wmax
-            lv = (w if w <= wmax else wmax + 1) - 1 + rb
-            if lv > dist_below[p] + rs:
-                lv = dist_below[p] + rs
+            lv = (w if w <= wmax else wmax + 1) - 1 + balance_rank
+            if lv > dist_below[p] + strength_rank:
+                lv = dist_below[p] + strength_rank
             if lv > kcap:
                 lv = kcap
             ub = w_level * (1 + lv) + w_match * match_upto[p]
             if ub >= floor:
                 order.append((ub, p))
         order.sort(reverse=True)
-    result = None
-    best_s = _NEG
-    for pub, p in order:
-        if pub < best_s or (result is not None and -result[2] <= least):
-            break
-        tab = mixed_t[p]
-        heads = tab[1][-1] if not target0 else tab[3][target0] if target0 < len(tab[3]) else ()
-        dlr = dist_below[p] + rs  # levels above a bottom on p, by the numbers left
-        mq = match[p]
-        mc = match_below[p] + counts[p] * mq
-        mlv = mpos_below[p] + rs  # levels above that can hold festival sizes
-        for n, _top, _topc, c0, gs, gm, mixed, bits, lvl, _group in heads:
-            if n + rb < k0:
-                break  # too narrow for the levels needed above it (and so are the rest)
-            for based in bases:
-                if based:
-                    if n < base_min:
-                        break
-                    width = n if n <= wmax else wmax + 1
-                else:
-                    if n > wmax:
+        return order, -1
+
+    def best_from_bottom() -> _Result | None:
+        """The root: every bottom level, as a plain level (Width uses fit it) or as a Base level.
+
+        Every tower that meets the query scores at least `floor` (its levels, one casteller of
+        each festival size), so searches never look below it. Positions come best-first from
+        `bottom_positions`, and on a position the widest bottoms first, so that a good tower
+        prunes the rest early.
+        """
+        floor = w_level * k0 + w_match * q.n_sizes
+        target0 = shape[0] if shape is not None else 0
+        kcap = k0 - 1 if exact else len(counts) + strength_rank
+        base_min = limit + 1 if base_rank else 1 << 30  # narrowest bottom that can be a Base level
+        bases = (0, 1) if base_rank else (0,)
+        order, least = bottom_positions(floor, kcap)
+        req_mask = q.req_mask
+        result: _Result | None = None
+        best_s = _NEG
+        for pub, p in order:
+            if pub < best_s or (result is not None and -result[2] <= least):
+                break
+            table = mixed_t[p]
+            if not target0:
+                heads = table[1][-1]  # every bottom, widest first
+            else:
+                heads = table[3][target0] if target0 < len(table[3]) else ()
+            dlr = dist_below[p] + strength_rank  # levels above a bottom on p, by numbers left
+            mq = match[p]
+            mc = match_below[p] + counts[p] * mq
+            mlv = mpos_below[p] + strength_rank  # levels above that can hold festival sizes
+            for n, _top, _topc, c0, gs, gm, mixed, bits, lvl, _group in heads:
+                if n + balance_rank < k0:
+                    break  # too narrow for the levels needed above it (and so are the rest)
+                for based in bases:
+                    if based:
+                        if n < base_min:
+                            break
+                        width = n if n <= wmax else wmax + 1
+                    else:
+                        if n > wmax:
+                            continue
+                        width = n
+                    lm = width - 1 + balance_rank  # levels above it, at most
+                    if lm > dlr:
+                        lm = dlr
+                    if k0 - 1 > lm:
+                        continue  # too few levels possible above it
+                    lv = lm if lm < kcap else kcap
+                    if sized:
+                        mt = mc - c0 * mq
+                        if mt > width * (lv if lv < mlv else mlv):
+                            mt = width * (lv if lv < mlv else mlv)
+                        ub = gs + w_level * lv + w_match * mt
+                    else:
+                        mt = 0
+                        ub = gs + w_level * lv
+                    if ub < best_s or ub < floor:
                         continue
-                    width = n
-                lm = width - 1 + rb  # levels above it, at most
-                if lm > dlr:
-                    lm = dlr
-                if k0 - 1 > lm:
-                    continue  # too few levels possible above it
-                lv = lm if lm < kcap else kcap
-                if sized:
-                    mt = mc - c0 * mq
-                    if mt > width * (lv if lv < mlv else mlv):
-                        mt = width * (lv if lv < mlv else mlv)
-                    ub = gs + w_level * lv + w_match * mt
-                else:
-                    mt = 0
-                    ub = gs + w_level * lv
-                if ub < best_s or ub < floor:
-                    continue
-                u = 1 if mixed else 0
-                nmk = need_mask & ~_M if mixed else need_mask
-                if based:
-                    u += 1
-                    nmk &= ~_BASE
-                else:
-                    w0 = need_w[n]
-                    if w0:
-                        u += w0
-                        nmk &= ~_W
-                    if nmk & (_BASE | _W):
-                        continue  # Base needs a Base bottom; Width is fixed by this level
-                if result is not None and ub == best_s:
-                    # At best a tie on score: the same tie-break bounds as in `expand`.
-                    bal = eq_after[k0] if eq_after[k0] else nmk & 1
-                    sr = nmk >> 1 & 1
-                    if w_level:
-                        if lv - width + 1 > bal:
-                            bal = lv - width + 1
-                        if lv - dist_below[p] > sr:
-                            sr = lv - dist_below[p]
-                    lb = u + bal + sr + popcount[nmk & 12]
-                    if (gm + mt, -lb, lvl) < (result[1], result[2], result[3][0]):
+                    # Charge Mix, and Base or the Width uses this bottom needs (C-6.3a).
+                    u = 1 if mixed else 0
+                    nmk = need_mask & ~_MIX_BIT if mixed else need_mask
+                    if based:
+                        u += 1
+                        nmk &= ~_BASE_BIT
+                    else:
+                        w0 = need_w[n]
+                        if w0:
+                            u += w0
+                            nmk &= ~_WIDTH_BIT
+                        if nmk & (_BASE_BIT | _WIDTH_BIT):
+                            continue  # Base needs a Base bottom; Width is fixed by this level
+                    if (
+                        result is not None
+                        and ub == best_s
+                        and gm + mt <= result[1]
+                        and _cannot_win_tie(
+                            result,
+                            gm + mt,
+                            lvl,
+                            u,
+                            nmk,
+                            eq_after[k0],
+                            lv if w_level else 0,
+                            width,
+                            dist_below[p],
+                        )
+                    ):
                         continue
-                # The child state, normalised as in `expand`.
-                nmiss = req_mask & ~bits
-                if nmiss >> p:
-                    continue  # a required number above the bottom is missed
-                nb = rb if rb < lm else lm
-                ns = rs if rs < lm else lm
-                nm = rm - 1 if mixed else rm
-                if nm > lm:
-                    nm = lm
-                nF = counts[p] - c0
-                if nF > width * ns:
-                    nF = width * ns
-                ckey = (p, nF, width, nb, ns, nm, nmiss, k0 - 1, based, nmk)
-                alpha = (best_s if best_s > floor else floor) - gs
-                sub = memo.get(ckey, memo)
-                if sub is memo or (type(sub) is int and sub > alpha):
-                    sub = expand(ckey, lm, alpha)
-                elif type(sub) is int:
-                    continue
-                if sub is None:
-                    continue
-                cand = (gs + sub[0], gm + sub[1], sub[2] - u, (lvl, sub[3]))
-                if result is None or cand > result:
-                    result = cand
-                    best_s = cand[0]
-    # `expand` refers to itself through its closure: drop that reference so that the search's
-    # tables are freed at once rather than left to the cyclic garbage collector.
-    expand = None
-    if result is None:
-        return None
-    levels = []
-    chain = result[3]
-    while chain:
-        levels.append(chain[0])
-        chain = chain[1]
-    return tuple(levels), result[1]
+                    nmiss = req_mask & ~bits
+                    if nmiss >> p:
+                        continue  # a required number above the bottom is missed
+                    sub = above(
+                        p,
+                        counts[p] - c0,
+                        width,
+                        balance_rank,
+                        strength_rank,
+                        mix_rank - 1 if mixed else mix_rank,
+                        nmiss,
+                        k0 - 1,
+                        based,
+                        nmk,
+                        lm,
+                        (best_s if best_s > floor else floor) - gs,
+                    )
+                    if sub is None:
+                        continue
+                    cand = (gs + sub[0], gm + sub[1], sub[2] - u, (lvl, sub[3]))
+                    if result is None or cand > result:
+                        result = cand
+                        best_s = cand[0]
+        return result
+
+    answer = best_from_bottom()
+    # The closures refer to each other through their cells (`above` -> `expand` -> `above`):
+    # clearing the cell of `expand` frees the search's memo and
+    # tables at once rather than leaving them to the cyclic garbage collector.
+    expand = None  # type: ignore[assignment]  # noqa: F811
+    return answer
 
 
 def _solution(

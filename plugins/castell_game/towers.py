@@ -51,8 +51,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-#: Relaxation ids a rule set may map to skills (C-6.2), in no particular order.
-RELAXATIONS: tuple[str, ...] = ("equal_count", "wide_bottom", "mixed_sizes", "equal_size", "wider")
+#: The five relaxations of C-6.2, named after the rule file's skills (Balance, Base, Mix,
+#: Strength, Width). Each value is the relaxation id that a rule file's ``relaxes`` field names,
+#: so a variant may give a relaxation to a skill of any name; the engine and the solver only ever
+#: speak of the relaxation, through these constants.
+BALANCE = "equal_count"  # a level as wide as the level below
+BASE = "wide_bottom"  # the bottom level beyond the width limit
+MIX = "mixed_sizes"  # a level of numbers that differ by at most `TowerRules.mix_spread`
+STRENGTH = "equal_size"  # a level whose largest number equals the smallest one below
+WIDTH = "wider"  # the width limit raised by `TowerRules.width_step` per use
+
+#: Every relaxation id a rule set may map to a skill, in this fixed order.
+RELAXATIONS: tuple[str, ...] = (BALANCE, BASE, MIX, STRENGTH, WIDTH)
 
 #: Every reason code `check` can report, structural ones first.
 REASON_CODES: tuple[str, ...] = (
@@ -109,10 +119,14 @@ class FrozenMap(Mapping[str, str]):
 
 
 class _Plan:
-    """Facts derived once from a `TowerRules`, so `check` does no per-call set-up."""
+    """Facts derived once from a `TowerRules`, so `check` does no per-call set-up.
+
+    `balance`, `base`, `mix`, `strength` and `width` name the skill that grants each relaxation
+    (None: the rule set does not offer it).
+    """
 
     __slots__ = (
-        "bal",
+        "balance",
         "base",
         "contiguous",
         "limit",
@@ -123,19 +137,19 @@ class _Plan:
         "smin",
         "spread",
         "step",
-        "strg",
+        "strength",
         "titles",
-        "wid",
+        "width",
         "zero",
     )
 
     def __init__(self, rules: TowerRules) -> None:
-        rel = rules.relaxations
-        self.bal: str | None = rel.get("equal_count")
-        self.base: str | None = rel.get("wide_bottom")
-        self.mix: str | None = rel.get("mixed_sizes")
-        self.strg: str | None = rel.get("equal_size")
-        self.wid: str | None = rel.get("wider")
+        skill_for = rules.relaxations.get
+        self.balance: str | None = skill_for(BALANCE)
+        self.base: str | None = skill_for(BASE)
+        self.mix: str | None = skill_for(MIX)
+        self.strength: str | None = skill_for(STRENGTH)
+        self.width: str | None = skill_for(WIDTH)
         self.skills = rules.skills
         self.size_set = frozenset(rules.sizes)
         self.smin = min(rules.sizes)
@@ -277,15 +291,15 @@ def _uses(plan: _Plan, balance: int, base: int, mix: int, strength: int, width: 
     # Copy an all-zero dict and fill the few non-zero entries: the cheapest way to build it.
     uses = plan.zero.copy()
     if balance:
-        uses[plan.bal] = balance
+        uses[plan.balance] = balance
     if base:
         uses[plan.base] = base
     if mix:
         uses[plan.mix] = mix
     if strength:
-        uses[plan.strg] = strength
+        uses[plan.strength] = strength
     if width:
-        uses[plan.wid] = width
+        uses[plan.width] = width
     return uses
 
 
@@ -349,9 +363,9 @@ def check(
     get = ranks.get
     if mix and (plan.mix is None or mix > get(plan.mix, 0)):
         return _diagnose(levels, ranks, rules)
-    if strength and (plan.strg is None or strength > get(plan.strg, 0)):
+    if strength and (plan.strength is None or strength > get(plan.strength, 0)):
         return _diagnose(levels, ranks, rules)
-    if balance and (plan.bal is None or balance > get(plan.bal, 0)):
+    if balance and (plan.balance is None or balance > get(plan.balance, 0)):
         return _diagnose(levels, ranks, rules)
 
     n0 = len(levels[0])
@@ -361,14 +375,14 @@ def check(
         return TowerCheck(True, uses, None, None, None, (uses,), h)
 
     step = plan.step
-    rw = get(plan.wid, 0) if plan.wid is not None else 0
+    width_rank = get(plan.width, 0) if plan.width is not None else 0
     w0 = (n0 - limit + step - 1) // step
-    plain = _uses(plan, balance, 0, mix, strength, w0) if w0 <= rw else None
+    plain = _uses(plan, balance, 0, mix, strength, w0) if w0 <= width_rank else None
     based = None
     if plan.base is not None and get(plan.base, 0) >= 1:
         n1 = len(levels[1]) if h > 1 else 0
         w1 = (n1 - limit + step - 1) // step if n1 > limit else 0
-        if w1 <= rw and n0 > limit + w1 * step:
+        if w1 <= width_rank and n0 > limit + w1 * step:
             based = _uses(plan, balance, 1, mix, strength, w1)
     if plain is None:
         if based is None:
@@ -457,24 +471,27 @@ def _diagnose(
 
     # Rank shortfalls, bottom-up: width (levels 1-2), then mix, strength, balance per level.
     limit, step = plan.limit, plan.step
-    rw = ranks.get(plan.wid, 0) if plan.wid is not None else 0
-    rb = ranks.get(plan.base, 0) if plan.base is not None else 0
-    wmax = limit + rw * step
+    width_rank = ranks.get(plan.width, 0) if plan.width is not None else 0
+    base_rank = ranks.get(plan.base, 0) if plan.base is not None else 0
+    wmax = limit + width_rank * step
     n0 = len(levels[0])
     n1 = len(levels[1]) if h > 1 else 0
     width_problem: TowerCheck | None = None
     if n0 > wmax:
         base_fits = n1 <= wmax
-        if plan.base is not None and rb >= 1 and base_fits:
+        if plan.base is not None and base_rank >= 1 and base_fits:
             pass  # the bottom is a Base level and the rest fits
-        elif plan.base is not None and rb >= 1:
+        elif plan.base is not None and base_rank >= 1:
             w1 = (n1 - limit + step - 1) // step
             base_title = rules.title(plan.base)
-            if plan.wid is None:
+            if plan.width is None:
                 tail = "and no skill in this rule set allows a wider level"
             else:
-                wt = rules.title(plan.wid)
-                tail = f"so that needs {_plural(w1, wt)}, and your {wt} rank is {rw}"
+                width_title = rules.title(plan.width)
+                tail = (
+                    f"so that needs {_plural(w1, width_title)}, and your {width_title} rank is "
+                    f"{width_rank}"
+                )
             width_problem = _illegal(
                 "needs-width",
                 2,
@@ -486,16 +503,17 @@ def _diagnose(
             head = f"level 1 has {n0} castellers, more than the width limit of {limit}"
             w0 = (n0 - limit + step - 1) // step
             base_helps = plan.base is not None and base_fits
-            if plan.wid is not None:
-                wt = rules.title(plan.wid)
+            if plan.width is not None:
+                width_title = rules.title(plan.width)
+                needs = f"{head}: that needs {_plural(w0, width_title)}"
                 if base_helps:
-                    bt = rules.title(plan.base)
+                    base_title = rules.title(plan.base)
                     msg = (
-                        f"{head}: that needs {_plural(w0, wt)} or {bt}, and your {wt} rank is "
-                        f"{rw} and your {bt} rank is {rb}"
+                        f"{needs} or {base_title}, and your {width_title} rank is {width_rank} "
+                        f"and your {base_title} rank is {base_rank}"
                     )
                 else:
-                    msg = f"{head}: that needs {_plural(w0, wt)}, and your {wt} rank is {rw}"
+                    msg = f"{needs}, and your {width_title} rank is {width_rank}"
                 width_problem = _illegal("needs-width", 1, msg, h)
             elif base_helps:
                 width_problem = _illegal(
@@ -532,23 +550,23 @@ def _diagnose(
             below = levels[i - 1]
             if hi == min(below):
                 strength += 1
-                if over(plan.strg, strength):
+                if over(plan.strength, strength):
                     return _illegal(
                         "needs-strength",
                         no,
                         f"level {no} has a casteller numbered {hi}, the same as the smallest "
                         f"casteller on level {i} below it: "
-                        + _shortfall(rules, plan.strg, strength, ranks),
+                        + _shortfall(rules, plan.strength, strength, ranks),
                         h,
                     )
             if len(level) == len(below):
                 balance += 1
-                if over(plan.bal, balance):
+                if over(plan.balance, balance):
                     return _illegal(
                         "needs-balance",
                         no,
                         f"level {no} has {_castellers(len(level))}, as many as level {i} below "
-                        "it: " + _shortfall(rules, plan.bal, balance, ranks),
+                        "it: " + _shortfall(rules, plan.balance, balance, ranks),
                         h,
                     )
     raise AssertionError(f"check found the tower {levels!r} illegal but no reason for it")

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from castell_dsl import load_rules, new_game
+from castell_dsl.engine.game import Game
 from castell_dsl.runtime.bots import make_bot
 
 VARIANTS = {

@@ -8,6 +8,7 @@ just the score). Every returned tower is also re-checked with towers.check.
 from __future__ import annotations
 
 import json
+import random
 
 import brute_force as bf
 import pytest
@@ -367,3 +368,53 @@ def test_very_wide_levels_equal_brute_force(team, ranks, sizes):
     solution = best_festival_tower(team, ranks, rules, sizes)
     assert as_pair(solution) == bf.best_tower(team, ranks, rules, sizes=sizes)
     assert_valid(solution, ranks, rules, sizes)
+
+
+# --- A fixed broad sample against the brute force ------------------------------------------------
+
+
+def _fixed_sample(n: int, seed: int = 2018) -> list[tuple]:
+    """`n` seeded queries of every kind, over every variant (best_tower_dict arguments)."""
+    rng = random.Random(seed)
+    variants = [make_rules(), *VARIANTS.values()]
+    sample = []
+    for _ in range(n):
+        rules = rng.choice(variants)
+        if rng.random() < 0.5:
+            lo = rng.randint(1, 7)
+            team = [rng.randint(lo, lo + 3) for _ in range(rng.randint(4, 10))]
+        else:
+            team = [rng.randint(1, 10) for _ in range(rng.randint(0, 10))]
+        team = [x for x in team if x in rules.sizes]
+        ranks = {s: rng.randint(0, 3) for s in SKILLS}
+        sizes = rng.sample(rules.sizes, rng.randint(0, 2))
+        query: dict = {"sizes": sizes, "min_levels": rng.randint(1, 4)}
+        kind = rng.randrange(3)
+        if kind == 1:
+            shape = sorted((rng.randint(1, 5) for _ in range(rng.randint(1, 5))), reverse=True)
+            query = {"shape": shape}
+        elif kind == 2:
+            query["needs"] = rng.sample(SKILLS, rng.randint(1, 2))
+            if rng.random() < 0.5:
+                query = {"needs": query["needs"], "n_levels": rng.randint(1, 5)}
+        sample.append((team, ranks, rules, query))
+    return sample
+
+
+def test_c6_3a_c8_3_c8_4_c9_3_fixed_sample_equals_brute_force_for_every_skill():
+    """C-6.2 / C-6.3a (every skill: Balance, Base, Mix, Strength, Width), C-8.3 shapes, C-8.4
+    exhibitions, C-9.2 / C-9.3 festival towers: on a fixed seeded sample over every variant the
+    solver returns exactly the brute force's tower and score, and the sample's answers use every
+    skill (and every skill as an exhibition need), so no relaxation goes untested."""
+    used: set[str] = set()
+    needed: set[str] = set()
+    for team, ranks, rules, query in _fixed_sample(1500):
+        clear_cache()
+        out = best_tower_dict(team, ranks, rules, **query)
+        got = (out["score"], tuple(map(tuple, out["levels"]))) if out["found"] else None
+        assert got == bf.best_tower(team, ranks, rules, **query), (team, ranks, query)
+        if out["found"]:
+            used.update(skill for skill, n in out["uses"].items() if n)
+            needed.update(query.get("needs", ()))
+    assert used == set(SKILLS)
+    assert needed == set(SKILLS)
