@@ -76,17 +76,6 @@ def adjust_rules(editor: RulesEditor, variants: tuple[str, ...], options: dict[s
 
 
 @hookspec
-def adjust_choices(game: Game, player: int, action: str, choices: list[Any]) -> None:
-    """Narrow what a player may choose for one action, in place (remove from `choices`).
-
-    Mechanics call this while listing and while checking an action that offers choices: for
-    Castell's `train`, the skill-wheel slots a player may train from (the No Regions variant
-    removes the All Regions slot). `game` is read-only here. Called often: keep it cheap and
-    return quickly when your variant is not active (`game.variants`).
-    """
-
-
-@hookspec
 def register_bots() -> list[BotFactory]:
     """Computer players, selectable by name (`--players you,greedy,mcts`).
 

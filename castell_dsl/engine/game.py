@@ -171,7 +171,6 @@ class Game:
         self.events: list[dict] | None = [] if record_events else None
         self.observers: list[Observer] = list(observers)
         self._hook = _hook_caller("game_event")
-        self._adjust = _hook_caller("adjust_choices")
         self.granted = False
         self._legal: list[Action] | None = None
         self._result: dict | None = None
@@ -210,11 +209,6 @@ class Game:
             observer(self, event)
         if self._hook is not None:
             self._hook(game=self, event=event)
-
-    def adjust_choices(self, player: int, action: str, choices: list[Any]) -> None:
-        """Let plugins narrow a player's choices for an action, in place (`adjust_choices`)."""
-        if self._adjust is not None:
-            self._adjust(game=self, player=player, action=action, choices=choices)
 
     # ---- reading ------------------------------------------------------------------------------
     @property
@@ -561,7 +555,6 @@ class Game:
         other.events = None
         other.observers = []
         other._hook = None
-        other._adjust = self._adjust
         other.granted = False
         other._legal = None
         other._result = None

@@ -86,7 +86,7 @@ class CastellLogic(Tables, GameLogic):
             "lp_tokens": [0] * nregions,
             "collected": [[0] * nregions for _ in range(n)],
             "wheel": list(range(len(self.wheel_tiles))),
-            "wheel_turns": 0,
+            "wheel_turns": self.start_position,
             "lp": [[] for _ in range(nregions)],
             "performed": [[] for _ in range(n)],
             "calendar": [],

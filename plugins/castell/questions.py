@@ -41,9 +41,17 @@ class TowerQuestions:
         ranks = g["ranks"][player]
         if any(ranks[t.skill_index[s]] == 0 for s in record.exhibition):
             return None  # an exhibition uses every listed skill (C-8.4): rank 0 cannot
-        if record.points > self.max_levels(g, player):
+        highest = self.max_levels(g, player)
+        if record.points > highest:
             return None
-        return self._solve(g, player, ("exhibition", tuple(record.exhibition), record.points))
+        # `exhibition_levels`: exactly its points, or the lowest tower of at least that many.
+        tallest = record.points if t.exhibition_levels == "exactly" else highest
+        skills = tuple(record.exhibition)
+        for levels in range(record.points, tallest + 1):
+            found = self._solve(g, player, ("exhibition", skills, levels))
+            if found is not None:
+                return found
+        return None
 
     def best_tower_for(self, g: dict, player: int, numbers: tuple[int, ...]) -> tuple | None:
         """The solver's best tower for a festival with these size numbers (C-9.2, C-9.3)."""

@@ -93,11 +93,19 @@ class Perform(Handler):
                 )
             return None
         result = towers.check(levels, t._ranks(g, player), t.tower_rules)
-        if not towers.meets_exhibition(result, record.exhibition, record.points):
+        if t.exhibition_levels == "exactly":
+            completes = towers.meets_exhibition(result, record.exhibition, record.points)
+        else:
+            completes = result.height >= record.points and towers.meets_exhibition(
+                result, record.exhibition
+            )
+        if not completes:
             skills = " and ".join(t.titles[s] for s in record.exhibition)
+            how_many = t.exhibition_levels.replace("_", " ")
             return Rejection(
                 "does-not-complete",
-                f"{record.name} needs a tower of exactly {record.points} levels that uses {skills}",
+                f"{record.name} needs a tower of {how_many} {record.points} levels that uses "
+                f"{skills}",
             )
         return None
 

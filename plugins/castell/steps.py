@@ -113,22 +113,19 @@ def run_festival(t: Tables, game: Game, space: int, festival: int, numbers: list
         if score > g["best"][player]:
             g["best"][player] = score
             improved.append(player)
-    # Prizes (C-9.4): a place is 1 + the number of strictly better scores (ties share a
-    # place; the next place is skipped).
     row = t.prize_chart[game.players]
     prizes = {}
-    for player, score in scores.items():
-        place = 1 + sum(1 for s in scores.values() if s > score)
+    for player, place in places(t, scores).items():
         if place <= len(row):
             g["prizes"][player].append(row[place - 1])
             prizes[player] = t.prize_names[row[place - 1]]
-    # Size tokens (C-9.5).
+    contenders = token_contenders(t, game, region, numbers, scores)
     claimed = {}
     for number in numbers:
         counts = {
-            p: sum(1 for level in g["towers"][p] for x in level if x == number) for p in scores
+            p: sum(1 for level in g["towers"][p] for x in level if x == number) for p in contenders
         }
-        winner = token_winner(t, counts, scores)
+        winner = token_winner(t, counts, contenders)
         if winner is not None:
             g["size_tokens"][winner].append([number, region])
             claimed[str(number)] = winner
@@ -148,9 +145,36 @@ def run_festival(t: Tables, game: Game, space: int, festival: int, numbers: list
         )
 
 
+def places(t: Tables, scores: dict[int, int]) -> dict[int, int]:
+    """Each competitor's place by tower score (C-9.4, `prize_ties`): tied players share a
+    place; with `share_and_skip` a place is 1 + the number of strictly better scores (1, 1, 3),
+    with `share_no_skip` 1 + the number of distinct better scores (1, 1, 2)."""
+    if t.prize_ties == "share_no_skip":
+        better = sorted(set(scores.values()), reverse=True)
+        return {p: 1 + better.index(score) for p, score in scores.items()}
+    return {p: 1 + sum(1 for s in scores.values() if s > score) for p, score in scores.items()}
+
+
+def token_contenders(
+    t: Tables, game: Game, region: int, numbers: list[int], scores: dict[int, int]
+) -> dict[int, int]:
+    """The players contesting a festival's size tokens, with their tower scores there (C-9.5,
+    `size_token_contenders`): the competitors, or every player whose pawn is in the region
+    with a tower, whether it qualifies or not."""
+    if t.token_contenders == "competitors":
+        return scores
+    g = game.state["g"]
+    return {
+        p: towers.tower_score(g["towers"][p], numbers, t.tower_rules)
+        for p in range(game.players)
+        if g["pawns"][p] == region and g["towers"][p] is not None
+    }
+
+
 def token_winner(t: Tables, counts: dict[int, int], scores: dict[int, int]) -> int | None:
-    """The player who claims a size token: most matching castellers; on a tie the higher
-    tower score at this festival; still tied, nobody (C-9.5, `size_token_tie`)."""
+    """The contender who claims a size token: most matching castellers (at least one); on a
+    tie the higher tower score at this festival (`size_token_tie higher_tower_score`); still
+    tied, nobody (C-9.5)."""
     if not counts:
         return None
     most = max(counts.values())

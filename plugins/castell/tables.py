@@ -81,6 +81,7 @@ class Tables:
         self.grants = dict(wheel.grants or {})
         self.random_wheel = wheel.placement == "random"
         self.turn_step = wheel.turn_step
+        self.start_position = wheel.start_position % len(self.wheel_tiles)
         # Tiles, festivals, tokens, prizes.
         self.tiles: list[Record] = list(rules.named("performance").values())
         self.tile_names = [t.name for t in self.tiles]
@@ -92,6 +93,10 @@ class Tables:
         rules_block = rules.one("festival_rules")
         self.min_levels = rules_block.min_levels
         self.token_tie = rules_block.size_token_tie
+        self.token_contenders = rules_block.size_token_contenders
+        self.prize_ties = rules_block.prize_ties
+        self.exhibition_levels = rules.one("performance_rules").exhibition_levels
+        self.region_items = frozenset(rules.one("region_items").counted)
         self.prize_names: list[str] = list(rules.named("prize"))
         self.prize_points = [p.points for p in rules.named("prize").values()]
         prize_index = {name: i for i, name in enumerate(self.prize_names)}

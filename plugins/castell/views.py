@@ -14,10 +14,14 @@ if TYPE_CHECKING:
 def facts(t: Tables, game: Game, player: int) -> dict[str, Any]:
     """The values the rule file's scoring expressions read for one player (schema FACTS)."""
     g = game.state["g"]
+    items = t.region_items
     regions = set()
-    regions.update(region for _n, region in g["size_tokens"][player])
-    regions.update(r for r, c in enumerate(g["collected"][player]) if c)
-    regions.update(region for _t, region in g["performed"][player])
+    if "size_tokens" in items:
+        regions.update(region for _n, region in g["size_tokens"][player])
+    if "collected_tokens" in items:
+        regions.update(r for r, c in enumerate(g["collected"][player]) if c)
+    if "performances" in items:
+        regions.update(region for _t, region in g["performed"][player])
     return {
         "best_tower_score": g["best"][player],
         "regions_with_items": [t.regions[r] for r in sorted(regions)],
