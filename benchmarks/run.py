@@ -4,7 +4,7 @@ Prints a table and writes JSON (default `benchmarks/results/latest.json`). Every
 has a natural baseline is reported with it, measured in the same run, and as a ratio — these
 machines are shared and noisy, so ratios travel better than absolute times.
 
-- parse + compile rules/castell.castell: cold (a new process) and warm (in process, without
+- parse + compile rules/castell/castell.castell: cold (a new process) and warm (in process, without
   and with the cache);
 - `castell validate rules/` and `castell --help` as processes (baseline: `python -c pass`);
 - the tower solver, best festival tower at 10/20/30/40 castellers, every rank 3 (baseline:

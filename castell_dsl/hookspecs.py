@@ -29,7 +29,6 @@ if TYPE_CHECKING:
     from .contract import (
         BotFactory,
         Frontend,
-        GameContext,
         Mechanics,
         PlayableGame,
         RulesEditor,
@@ -89,17 +88,6 @@ def adjust_rules(editor: RulesEditor, variants: tuple[str, ...], options: dict[s
     change a definition; every change records which plugin made it, and two variants changing
     the same definition are reported as a conflict naming both. `variants` are the names the
     user chose; act only on your own. Returns nothing. Called once per rule set load.
-    """
-
-
-@hookspec
-def adjust_choices(game: GameContext, player: int, action: str, choices: list[Any]) -> None:
-    """Narrow what a player may choose for one action, in place (remove from `choices`).
-
-    Mechanics call this while listing and while checking an action that offers choices: for
-    Castell's `train`, the skill-wheel slots a player may train from (the No Regions variant
-    removes the All Regions slot). `game` is read-only here. Called often: keep it cheap and
-    return quickly when your variant is not active (`game.variants`).
     """
 
 

@@ -1,7 +1,7 @@
 """Variants: rule files that patch a rule set, and plugins that adjust a compiled one.
 
-`--variant NAME` finds either a variant rule file (`rules/variants/NAME.castell`, which
-`extends` the rules it changes) or a variant registered by a plugin. Several may be combined;
+`--variant NAME` finds either a variant rule file (`variants/NAME.castell` beside the rule set,
+which `extends` the rules it changes) or a variant registered by a plugin. Several may be combined;
 they apply in the order given. Two variants that change the same definition are an error that
 names both — silently letting the last one win would make a combination mean something nobody
 chose.

@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import marshal
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from ..contract import (
@@ -34,9 +34,6 @@ from ..contract import (
 )
 from ..language.ruleset import RuleSet
 from .plan import ActionPlan, plan_for
-
-#: A plugin hook that narrows a player's choices in place: `(game=, player=, action=, choices=)`.
-ChoiceFilter = Callable[..., None]
 
 
 def copy_data(value: Any) -> Any:
@@ -78,7 +75,6 @@ class Game:
         *,
         record_events: bool = True,
         observers: Iterable[Observer] = (),
-        choice_filter: ChoiceFilter | None = None,
     ):
         low, high = rules.game.players
         if not low <= players <= high:
@@ -91,7 +87,6 @@ class Game:
         self.log: list[str] = []
         self.events: list[dict] | None = [] if record_events else None
         self.observers: list[Observer] = list(observers)
-        self._adjust = choice_filter
         self.granted = False
         self._legal: list[Action] | None = None
         self._result: dict | None = None
@@ -124,11 +119,6 @@ class Game:
             self.events.append(event)
         for observer in self.observers:
             observer(self, event)
-
-    def adjust_choices(self, player: int, action: str, choices: list[Any]) -> None:
-        """Let plugins narrow a player's choices for an action, in place (`adjust_choices`)."""
-        if self._adjust is not None:
-            self._adjust(game=self, player=player, action=action, choices=choices)
 
     # ---- reading ------------------------------------------------------------------------------
     @property
@@ -500,7 +490,6 @@ class Game:
         other.log = list(self.log) if keep_log else []
         other.events = None
         other.observers = []
-        other._adjust = self._adjust
         other.granted = False
         other._legal = None
         other._result = None

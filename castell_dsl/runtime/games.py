@@ -57,5 +57,4 @@ def start_game(
         seed,
         record_events=record_events,
         observers=listeners,
-        choice_filter=plugins.hook_caller("adjust_choices"),
     )

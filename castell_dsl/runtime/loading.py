@@ -88,7 +88,7 @@ class LoadReport:
 
 
 def resolve_rules_path(name_or_path: str | os.PathLike, diags: Diagnostics) -> Path | None:
-    """A rule set's file from its name (`castell`) or a path (`rules/castell.castell`)."""
+    """A rule set's file from its name (`castell`) or a path (`rules/castell/castell.castell`)."""
     text = os.fspath(name_or_path)
     candidate = Path(text)
     if candidate.is_file():

@@ -53,7 +53,7 @@ def render(logic: Any, game: Any, viewer: int | None) -> list[Any]:
 
     trainable = set()
     if viewer is not None and viewer == game.current_player:
-        trainable = set(logic.trainable(game, viewer))
+        trainable = set(logic.actions["train"].trainable(game, viewer))
     wheel = Text("Wheel: ")
     for sector, tile in view["wheel"].items():
         style = (
@@ -131,7 +131,7 @@ def hints(logic: Any, game: Any, player: int) -> list[str]:
         for rnd, festival, numbers in (s for s in upcoming if s[0] == first_round):
             where = logic.regions[logic.festival_region[festival]]
             sizes = ",".join(map(str, numbers))
-            levels = logic.best_tower_for(state, player, tuple(numbers))
+            levels = logic.questions.best_tower_for(state, player, tuple(numbers))
             when = "this round" if rnd == game.round else f"round {rnd}"
             if levels is None:
                 lines.append(
@@ -156,7 +156,7 @@ def hints(logic: Any, game: Any, player: int) -> list[str]:
         )
         return lines
     for tile in state["lp"][pawn]:
-        levels = logic.completing_tower(state, player, tile)
+        levels = logic.questions.completing_tower(state, player, tile)
         name = logic.tile_names[tile]
         if levels is None:
             lines.append(f"{tile_text(logic, name)}: not possible with your team and skills yet")

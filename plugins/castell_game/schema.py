@@ -1,7 +1,7 @@
 """The kinds of definition a Castell rule file uses, and the type of every field.
 
 This is structure, not content: which blocks exist and what their fields must be. Every number
-and name of the game (regions, castellers, tiles, tables) is in `rules/castell.castell`.
+and name of the game (regions, castellers, tiles, tables) is in `rules/castell/castell.castell`.
 """
 
 from __future__ import annotations
@@ -25,8 +25,18 @@ from castell_dsl.language.schema import (
 
 from .towers import RELAXATIONS
 
-#: Size-token tie rules (C-9.5) a rule file may choose.
+#: Size-token tie rules (C-9.5) a rule file may choose; a tie that remains goes to nobody.
 SIZE_TOKEN_TIES = ("higher_tower_score", "nobody")
+#: Who contests a festival's size tokens (C-9.5): the players competing there, or every player
+#: whose pawn is in the festival's region with a tower (competing or not).
+SIZE_TOKEN_CONTENDERS = ("competitors", "in_region")
+#: How tied festival scores share prizes (C-9.4): tied players take the same place's prize and
+#: the next places are skipped (1, 1, 3), or they take it and the next place follows (1, 1, 2).
+PRIZE_TIES = ("share_and_skip", "share_no_skip")
+#: How many levels a skill exhibition's tower has, given its points (C-8.4).
+EXHIBITION_LEVELS = ("exactly", "at_least")
+#: The items that tie a player to a region for region variety (C-10.3).
+REGION_ITEMS = ("size_tokens", "collected_tokens", "performances")
 #: Where a pawn may go with a special move (C-4.7 b).
 MOVE_TARGETS = ("any", "adjacent")
 
@@ -101,12 +111,15 @@ KINDS: dict[str, Kind] = {
                 "blank_sectors": Field(ListOf(Symbol(), unique=True), required=False, default=()),
                 "placement": Field(Symbol(("random", "as_listed"))),
                 "turn_step": Field(Integer(0, 99)),
+                "start_position": Field(
+                    Integer(0, 99), example="0", doc="turns of the wheel at setup (C-3.2)"
+                ),
                 "grants": Field(MapOf(Symbol(), Symbol()), required=False, default=None),
             },
         ),
         "wheel",
         required=True,
-        doc="the skill wheel (C-3.2, C-4.5, C-6.5)",
+        doc="the skill wheel (C-3.2, C-4.5, C-6.4, C-6.5)",
     ),
     "performance": Kind(
         "performance",
@@ -126,6 +139,16 @@ KINDS: dict[str, Kind] = {
         "local_performances",
         named=True,
         doc="a local performance tile: a tower shape or a skill exhibition (C-8)",
+    ),
+    "performance_rules": Kind(
+        "performance_rules",
+        Struct(
+            "performance_rules",
+            {"exhibition_levels": Field(Symbol(EXHIBITION_LEVELS), example="exactly")},
+        ),
+        "performance_rules",
+        required=True,
+        doc="how a local performance is completed (C-8.4)",
     ),
     "festival": Kind(
         "festival",
@@ -179,11 +202,13 @@ KINDS: dict[str, Kind] = {
                 "score_per_level": Field(Integer(min=0), example="1"),
                 "score_per_match": Field(Integer(min=0), example="1"),
                 "size_token_tie": Field(Symbol(SIZE_TOKEN_TIES)),
+                "size_token_contenders": Field(Symbol(SIZE_TOKEN_CONTENDERS)),
+                "prize_ties": Field(Symbol(PRIZE_TIES)),
             },
         ),
         "festival_rules",
         required=True,
-        doc="C-9.2, C-9.3, C-9.5",
+        doc="C-9.2 … C-9.5",
     ),
     "prize": Kind(
         "prize",
@@ -198,6 +223,16 @@ KINDS: dict[str, Kind] = {
         "prize_chart",
         required=True,
         doc="prizes by place, per player count (C-9.4)",
+    ),
+    "region_items": Kind(
+        "region_items",
+        Struct(
+            "region_items",
+            {"counted": Field(ListOf(Symbol(REGION_ITEMS), min_len=1, unique=True))},
+        ),
+        "region_items",
+        required=True,
+        doc="the items whose regions `regions_with_items` counts (C-10.3)",
     ),
 }
 

@@ -21,7 +21,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from brute_force import make_rules
 from castell_game.towers import TowerRules
 
+from castell_dsl import load_rules, new_game
+
 
 @pytest.fixture(scope="session")
 def castell_tower_rules() -> TowerRules:
     return make_rules()
+
+
+@pytest.fixture
+def castell_patched(tmp_path):
+    """A game right after setup (round 1, the first player's turn) of the standard rules
+    patched by rule-file text, e.g. `override festival_rules { prize_ties share_no_skip }`:
+    how a variant file would change a [default] reading."""
+
+    def make(patch: str = "", players: int = 4, seed: int = 7):
+        path = tmp_path / "patched.castell"
+        path.write_text('extends "castell"\n' + patch + "\n", encoding="utf-8")
+        game = new_game(load_rules(path), players=players, seed=seed)
+        game.invalidate()
+        return game
+
+    return make

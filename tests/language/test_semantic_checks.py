@@ -11,7 +11,7 @@ from castell_dsl.runtime.loading import rule_path
 
 
 def bundled_line(text: str) -> int:
-    """The line of rules/castell.castell that contains `text` (so tests survive edits)."""
+    """The line of rules/castell/castell.castell that contains `text` (so tests survive edits)."""
     lines = rule_path().find_rules("castell").read_text().splitlines()
     return next(i for i, line in enumerate(lines, 1) if text in line)
 

@@ -1,4 +1,5 @@
-"""Plugins the pluggy way: discovery, the No Regions variant, robustness, debugging switches."""
+"""Plugins the pluggy way: discovery, code variants beside variant files, robustness,
+debugging switches."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from click.testing import CliRunner
 from castell_dsl import hookimpl, new_game
 from castell_dsl.cli import cli, main
 from castell_dsl.runtime.loading import load_report
-from castell_dsl.runtime.plugins import get_plugins, reset
+from castell_dsl.runtime.plugins import get_plugins, registries, reset
 
 
 @pytest.fixture(autouse=True)
@@ -25,9 +26,28 @@ def trainable(game) -> list[str]:
     return sorted(a.text for a in game.legal_actions() if a.kind == "train")
 
 
+class TiedTokens:
+    """A plugin registering a code variant: a tied size token goes to nobody (C-9.5)."""
+
+    @hookimpl
+    def register_variants(self):
+        from castell_dsl.contract import Variant
+
+        def nobody(editor, options):
+            block = editor.rules.one("festival_rules")
+            editor.replace("festival_rules", block.replace(size_token_tie="nobody"))
+
+        return [Variant("tied-tokens", "a tied size token is discarded", ("castell",), nobody)]
+
+
+def register_tied_tokens() -> None:
+    get_plugins().manager.register(TiedTokens(), name="tied_tokens")
+
+
 def test_c6_4_no_regions_all_regions_tile_trainable_only_in_the_standard_game(arrange_wheel):
     """C-3.2, C-4.5, C-6.4: the same position; the All Regions tile is trainable in the
-    standard game, and not on the No Regions side of the wheel."""
+    standard game, and not on the No Regions side of the wheel (the variant file
+    `rules/castell/variants/no-regions.castell`)."""
     standard = new_game("castell", players=2, seed=1)
     advanced = new_game("castell", players=2, seed=1, variants=("no-regions",))
     assert advanced.view()["table"]["shared_sectors"] == []
@@ -50,40 +70,51 @@ def test_no_regions_is_used_by_simulate():
 
 
 def test_file_and_code_variants_combine():
-    report = load_report("castell", ("no-regions", "generous-prizes"))
+    register_tied_tokens()
+    report = load_report("castell", ("tied-tokens", "no-regions", "generous-prizes"))
     assert report.ok, report.diagnostics
-    assert report.rules.variants == ("no-regions", "generous-prizes")
+    assert report.rules.variants == ("tied-tokens", "no-regions", "generous-prizes")
     assert report.rules.get("prize", "trophy").points == 7
     assert report.rules.one("wheel").shared_sectors == ()
+    assert report.rules.one("festival_rules").size_token_tie == "nobody"
 
 
 def test_a_file_and_a_code_variant_changing_the_same_thing_conflict(tmp_path, monkeypatch):
     monkeypatch.setenv("CASTELL_RULES_PATH", str(tmp_path))
     (tmp_path / "variants").mkdir()
-    (tmp_path / "variants" / "wheel-fixed.castell").write_text(
-        'extends "castell"\noverride wheel { placement as_listed }\n'
+    (tmp_path / "variants" / "tie-file.castell").write_text(
+        'extends "castell"\noverride festival_rules { size_token_tie nobody }\n'
     )
-    report = load_report("castell", ("wheel-fixed", "no-regions"))
+    register_tied_tokens()
+    report = load_report("castell", ("tie-file", "tied-tokens"))
     (diag,) = [d for d in report.diagnostics if d.code == "E0273"]
-    assert "'wheel-fixed'" in diag.message and "'no-regions'" in diag.message
+    assert "'tie-file'" in diag.message and "'tied-tokens'" in diag.message
 
 
 def test_castell_plugins_json_lists_built_ins_with_their_hooks():
     result = CliRunner().invoke(cli, ["plugins", "--format", "json"])
     assert result.exit_code == 0
     plugins = {p["name"]: p for p in json.loads(result.stdout)["plugins"]}
-    assert plugins["no_regions"]["source"] == "built-in"
-    assert plugins["no_regions"]["hooks"] == ["adjust_choices", "register_variants"]
+    assert plugins["castell"]["source"] == "built-in"
+    assert plugins["castell"]["hooks"] == [
+        "default_rules",
+        "register_commands",
+        "register_mechanics",
+        "register_rule_paths",
+    ]
     assert plugins["castell"]["provides"]["mechanics"] == ["castell"]
     assert "random" in plugins["bots"]["provides"]["bots"]
 
 
 def test_disabling_a_built_in_plugin_removes_its_feature_only(monkeypatch):
-    monkeypatch.setenv("CASTELL_DISABLE_PLUGINS", "no_regions")
+    """A game is one plugin: disabling it removes its rule files and its mechanics together,
+    and every other game keeps working."""
+    monkeypatch.setenv("CASTELL_DISABLE_PLUGINS", "calico")
     reset()
-    report = load_report("castell", ("no-regions",))
-    assert [d.code for d in report.diagnostics] == ["E0274"]
-    assert load_report("castell").ok
+    report = load_report("calico")
+    assert [d.code for d in report.diagnostics] == ["E0271"]  # no rule set named 'calico'
+    assert "calico" not in registries().mechanics
+    assert load_report("castell", ("no-regions",)).ok
     game = new_game("castell", players=2, seed=3)
     assert game.legal_actions()
 

@@ -1,0 +1,56 @@
+"""The greedy and MCTS bots' evaluation of a Castell position: points now plus a few
+positional terms. The weights are the bots' taste, not rules; they were tuned against the
+random bot.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import towers
+from .tables import Tables
+
+if TYPE_CHECKING:
+    from castell_dsl.engine.game import Game
+
+
+def evaluate(t: Tables, game: Game, player: int) -> float:
+    """How good the position is for `player`:
+
+    - the score if the game ended now (the rule file's scoring);
+    - at a festival at the end of this round in the pawn's region, with a qualifying
+      tower: the gain in best tower score, a share of the first prize's points, and half
+      a point per casteller matching its sizes (size-token majorities);
+    - in the region of next round's festival: one point;
+    - castellers of the numbers this and next round's festivals need: 0.3 each (up to 4);
+    - skill ranks: 0.8 each; team size: 0.15 each; special tokens in hand: 0.4 each.
+    """
+    score = float(game.score_of(player))
+    if game.is_over():
+        return score
+    g = game.state["g"]
+    rnd = game.state["round"]
+    pawn = g["pawns"][player]
+    tower = g["towers"][player]
+    team = g["teams"][player]
+    value = score
+    chart = t.prize_chart[game.players]
+    first_prize = t.prize_points[chart[0]] if chart else 0
+    wanted: set[int] = set()
+    for space_round, festival, numbers in g["calendar"]:
+        if space_round not in (rnd, rnd + 1):
+            continue
+        wanted.update(numbers)
+        here = pawn == t.festival_region[festival]
+        if space_round == rnd and here and tower is not None:
+            if towers.meets_festival(tower, numbers, t.min_levels):
+                points = towers.tower_score(tower, numbers, t.tower_rules)
+                value += max(0, points - g["best"][player]) + 0.6 * first_prize
+                value += 0.5 * sum(1 for level in tower for x in level if x in numbers)
+        elif space_round == rnd + 1 and here:
+            value += 1.0
+    value += 0.3 * min(4, sum(team[n - t.low] for n in wanted if 0 <= n - t.low < len(team)))
+    value += 0.8 * sum(g["ranks"][player])
+    value += 0.15 * sum(team)
+    value += 0.4 * g["tokens"][player]
+    return value

@@ -1,0 +1,204 @@
+"""The special action (C-4.7, C-4.8): spend a token to recruit, move or perform a local
+performance, then place the token in the pawn's region. A special action granted by training
+(C-4.6) spends no token and places none.
+
+`Special` is the handler of the `special` kind; its three options are handlers of their own,
+so that each option's writing, choices, checks and effect stay together: the recruit and move
+options are `Recruit` and `Move` made for the special action, `Perform` is the local
+performance (C-8).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from castell_dsl.contract import Action, ActionSyntaxError, Rejection
+from castell_dsl.language.ruleset import Record
+
+from . import towers
+from .actions import NO_PAWN, Handler, Move, Recruit, Tower
+from .notation import format_levels, parse_levels
+from .questions import TowerQuestions
+from .tables import Tables
+
+if TYPE_CHECKING:
+    from castell_dsl.engine.game import Game
+
+
+class Perform(Handler):
+    """C-8.3, C-8.4: build a tower that completes a tile of the pawn's region's row, take the
+    tile and the special tokens lying there."""
+
+    kind = "special"
+
+    def __init__(self, tables: Tables, questions: TowerQuestions, tower: Tower):
+        super().__init__(tables)
+        self.questions = questions
+        self.tower = tower
+
+    def action(self, tile: int, levels: tuple) -> Action:
+        return Action(
+            "special",
+            ("perform", tile, levels),
+            f"special perform {self.t.tile_names[tile]} tower {format_levels(levels)}",
+        )
+
+    def parse(self, text: str) -> Action:
+        parts = text.split(None, 2)
+        if len(parts) != 3 or parts[1].lower() != "tower":
+            raise ActionSyntaxError(
+                "write `special perform TILE tower LEVELS`, e.g. "
+                "`special perform LP07 tower 5,5,5/4,4/3/2`"
+            )
+        tile = self.t.tile_index.get(parts[0].lower())
+        if tile is None:
+            raise ActionSyntaxError(f"there is no local performance tile '{parts[0]}'")
+        return self.action(tile, parse_levels(parts[2]))
+
+    def options(self, game: Game, player: int, spec: Record) -> list[Action]:
+        g = game.state["g"]
+        pawn = g["pawns"][player]
+        if pawn < 0:
+            return []
+        out = []
+        for tile in g["lp"][pawn]:
+            levels = self.questions.completing_tower(g, player, tile)
+            if levels is not None:
+                out.append(self.action(tile, levels))
+        return out
+
+    def check(self, game: Game, player: int, action: Action, spec: Record) -> Rejection | None:
+        t = self.t
+        g = game.state["g"]
+        tile, levels = action.args[1], action.args[2]
+        pawn = g["pawns"][player]
+        if pawn < 0:
+            return Rejection("no-pawn", NO_PAWN)
+        if tile not in g["lp"][pawn]:
+            here = ", ".join(t.tile_names[x] for x in g["lp"][pawn]) or "none left"
+            return Rejection(
+                "tile-not-here",
+                f"{t.tile_names[tile]} is not in {t.regions[pawn]}'s row (there: {here})",
+            )
+        rejection = self.tower.refusal(g, player, levels)
+        if rejection is not None:
+            return rejection
+        record = t.tiles[tile]
+        if record.shape is not None:
+            if not towers.meets_shape(levels, record.shape):
+                shape = "-".join(map(str, record.shape))
+                return Rejection(
+                    "does-not-complete",
+                    f"{record.name} needs the shape {shape} (castellers per level, bottom first)",
+                )
+            return None
+        result = towers.check(levels, t._ranks(g, player), t.tower_rules)
+        if t.exhibition_levels == "exactly":
+            completes = towers.meets_exhibition(result, record.exhibition, record.points)
+        else:
+            completes = result.height >= record.points and towers.meets_exhibition(
+                result, record.exhibition
+            )
+        if not completes:
+            skills = " and ".join(t.titles[s] for s in record.exhibition)
+            how_many = t.exhibition_levels.replace("_", " ")
+            return Rejection(
+                "does-not-complete",
+                f"{record.name} needs a tower of {how_many} {record.points} levels that uses "
+                f"{skills}",
+            )
+        return None
+
+    def apply(self, game: Game, player: int, action: Action, spec: Record) -> str | None:
+        t = self.t
+        g = game.state["g"]
+        tile, levels = action.args[1], action.args[2]
+        region = g["pawns"][player]
+        g["lp"][region].remove(tile)
+        g["performed"][player].append([tile, region])
+        taken = g["lp_tokens"][region]
+        g["collected"][player][region] += taken
+        g["lp_tokens"][region] = 0
+        if game.observed:
+            game.emit(
+                {
+                    "type": "performance",
+                    "player": player,
+                    "tile": t.tile_names[tile],
+                    "region": t.regions[region],
+                    "tower": format_levels(levels),
+                    "points": t.tiles[tile].points,
+                    "tokens_collected": taken,
+                }
+            )
+        return None
+
+
+class Special(Handler):
+    """The `special` kind: a token's cost and placement around one of three options."""
+
+    kind = "special"
+
+    def __init__(self, tables: Tables, questions: TowerQuestions, tower: Tower):
+        super().__init__(tables)
+        self.recruit = Recruit(tables, special=True)
+        self.move = Move(tables, special=True)
+        self.perform = Perform(tables, questions, tower)
+
+    def parse(self, text: str) -> Action:
+        words = text.split(None, 1)
+        option = words[0].lower() if words else ""
+        rest = words[1] if len(words) > 1 else ""
+        if option == "recruit":
+            return self.recruit.parse(rest)
+        if option == "move":
+            return self.move.parse(rest)
+        if option == "perform":
+            return self.perform.parse(rest)
+        raise ActionSyntaxError(
+            "special takes one of: `special recruit N`, `special move REGION`, "
+            "`special perform TILE tower LEVELS`"
+        )
+
+    def options(self, game: Game, player: int, spec: Record) -> list[Action]:
+        g = game.state["g"]
+        if not game.granted and g["tokens"][player] <= 0:
+            return []
+        pawn = g["pawns"][player]
+        out: list[Action] = []
+        if pawn >= 0:
+            out.extend(self.recruit.choices(g["regions"][pawn], spec.recruit_up_to))
+        if spec.move_to == "any" or pawn < 0:
+            targets = [r for r in range(len(self.t.regions)) if r != pawn]
+        else:
+            targets = list(self.t.adjacent[pawn])
+        out.extend(self.move.action(r) for r in targets)
+        out.extend(self.perform.options(game, player, spec))
+        return out
+
+    def check(self, game: Game, player: int, action: Action, spec: Record) -> Rejection | None:
+        g = game.state["g"]
+        if not game.granted and g["tokens"][player] <= 0:
+            return Rejection("no-token", "you have no special action token left")
+        option = action.args[0]
+        if option == "recruit":
+            return self.recruit.refusal(g, player, action.args[1], spec.recruit_up_to)
+        if option == "move":
+            return self.move.refusal(g, player, action.args[1], spec.move_to == "adjacent")
+        return self.perform.check(game, player, action, spec)
+
+    def apply(self, game: Game, player: int, action: Action, spec: Record) -> str | None:
+        g = game.state["g"]
+        granted = game.granted
+        if not granted:
+            g["tokens"][player] -= 1
+        option = action.args[0]
+        if option == "recruit":
+            self.recruit.take(g, player, action.args[1])
+        elif option == "move":
+            g["pawns"][player] = action.args[1]
+        else:
+            self.perform.apply(game, player, action, spec)
+        if not granted:
+            g["lp_tokens"][g["pawns"][player]] += 1
+        return None

@@ -1,0 +1,85 @@
+"""What a Castell position shows: the facts scoring reads per player (C-10) and the public
+view front-ends draw, with names rather than the state's indices."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .tables import Tables
+
+if TYPE_CHECKING:
+    from castell_dsl.engine.game import Game
+
+
+def facts(t: Tables, game: Game, player: int) -> dict[str, Any]:
+    """The values the rule file's scoring expressions read for one player (schema FACTS)."""
+    g = game.state["g"]
+    items = t.region_items
+    regions = set()
+    if "size_tokens" in items:
+        regions.update(region for _n, region in g["size_tokens"][player])
+    if "collected_tokens" in items:
+        regions.update(r for r, c in enumerate(g["collected"][player]) if c)
+    if "performances" in items:
+        regions.update(region for _t, region in g["performed"][player])
+    return {
+        "best_tower_score": g["best"][player],
+        "regions_with_items": [t.regions[r] for r in sorted(regions)],
+        "prizes": [t.prize_names[p] for p in g["prizes"][player]],
+        "size_tokens": [n for n, _r in g["size_tokens"][player]],
+        "performances": [t.tile_names[x] for x, _r in g["performed"][player]],
+        "collected_tokens": sum(g["collected"][player]),
+        "special_tokens": g["tokens"][player],
+        "team_size": sum(g["teams"][player]),
+    }
+
+
+def view(t: Tables, game: Game) -> dict[str, Any]:
+    """Everything every player can see."""
+    g = game.state["g"]
+
+    def counts(row: list[int]) -> dict[str, int]:
+        return {str(t.low + i): c for i, c in enumerate(row) if c}
+
+    return {
+        "regions": [
+            {
+                "name": name,
+                "adjacent": [t.regions[a] for a in t.adjacent[r]],
+                "castellers": counts(g["regions"][r]),
+                "pawns": [p for p, at in enumerate(g["pawns"]) if at == r],
+                "local_performances": [t.tile_names[x] for x in g["lp"][r]],
+                "special_tokens": g["lp_tokens"][r],
+            }
+            for r, name in enumerate(t.regions)
+        ],
+        "wheel": t.wheel_view(g),
+        "shared_sectors": [t.sectors[s] for s in t.shared_sectors],
+        "calendar": [
+            {
+                "round": rnd,
+                "festival": t.festivals[f].name,
+                "region": t.regions[t.festival_region[f]],
+                "back": t.festivals[f].back,
+                "size_tokens": list(numbers),
+            }
+            for rnd, f, numbers in g["calendar"]
+        ],
+        "bag": sum(g["bag"]),
+        "teams": [
+            {
+                "seat": p,
+                "pawn": t.regions[g["pawns"][p]] if g["pawns"][p] >= 0 else None,
+                "team": counts(g["teams"][p]),
+                "ranks": t._ranks(g, p),
+                "special_tokens": g["tokens"][p],
+                "tower": g["towers"][p],
+                "best_tower_score": g["best"][p],
+                "prizes": [t.prize_names[i] for i in g["prizes"][p]],
+                "size_tokens": [[n, t.regions[r]] for n, r in g["size_tokens"][p]],
+                "performances": [[t.tile_names[x], t.regions[r]] for x, r in g["performed"][p]],
+                "collected": {t.regions[r]: c for r, c in enumerate(g["collected"][p]) if c},
+            }
+            for p in range(game.players)
+        ],
+    }
