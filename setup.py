@@ -24,6 +24,7 @@ setup(
     packages=[*CORE, *PLUGINS, *DATA],
     package_dir={**{name: f"plugins/{name.replace('.', '/')}" for name in PLUGINS}, **DATA},
     package_data={
+        **{name: ["*.md"] for name in PLUGINS},  # a plugin's own pages (a game's reference)
         "castell_dsl.grammar": ["*.lark"],
         **{name: ["*.castell"] for name in DATA if name.endswith((".rules", ".variants"))},
     },

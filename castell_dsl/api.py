@@ -1,6 +1,6 @@
 """The library API (documented in the README).
 
-    from castell_dsl import load_rules, new_game
+    from castell_dsl import load_rules, new_game, make_bot
 
 A game's own questions (Castell's towers) are that game's API (`castell_game.api`): the core
 package never names a game.
@@ -12,8 +12,11 @@ from collections.abc import Sequence
 
 from .engine.game import Game
 from .language.ruleset import RuleSet
+from .runtime.bots import make_bot
 from .runtime.games import start_game
 from .runtime.loading import default_rules, load_rules
+
+__all__ = ["load_rules", "make_bot", "new_game"]
 
 
 def new_game(

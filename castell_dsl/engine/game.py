@@ -456,22 +456,29 @@ class Game:
 
     def result(self) -> dict[str, Any]:
         """Scores and winners (the highest total, then the tie-breaks in order; still tied,
-        the win is shared)."""
+        the win is shared).
+
+        A game in progress names no winners: `over` is false, `winners` is empty, and
+        `leaders` says who would win were it scored now.
+        """
         if self._result is not None and self.is_over():
             return self._result
         scores = self.scores()
         best = max((s["total"], s["tiebreaks"]) for s in scores)
-        winners = [s["seat"] for s in scores if (s["total"], s["tiebreaks"]) == best]
-        result = {
-            "over": self.is_over(),
+        ahead = [s["seat"] for s in scores if (s["total"], s["tiebreaks"]) == best]
+        over = self.is_over()
+        result: dict[str, Any] = {
+            "over": over,
             "rounds": self.state["round"],
-            "winners": winners,
+            "winners": ahead if over else [],
             "players": [
                 {"seat": s["seat"], "total": s["total"], "categories": s["categories"]}
                 for s in scores
             ],
         }
-        if self.is_over():
+        if not over:
+            result["leaders"] = ahead
+        else:
             report = self.logic.report(self)
             if report:
                 result["report"] = report

@@ -112,7 +112,7 @@ def test_k_7_2_a_tie_goes_to_the_most_cat_tokens(table):
     give(table, game, 1, buttons=["pink"])  # 3 points, 0 tokens
     result = game.result()
     assert [p["total"] for p in result["players"]] == [3, 3]
-    assert result["winners"] == [0]
+    assert result["leaders"] == [0]
 
 
 def test_k_7_2_then_the_most_buttons_rainbow_included(table):
@@ -120,7 +120,7 @@ def test_k_7_2_then_the_most_buttons_rainbow_included(table):
     game = two_player_table(table)
     give(table, game, 0, cats=["Millie"], buttons=["pink", "green"])  # 9: 1 token, 2 buttons
     give(table, game, 1, cats=["Cira"])  # 9: 1 token, 0 buttons
-    assert game.result()["winners"] == [0]
+    assert game.result()["leaders"] == [0]
     # The rainbow button counts as a button [default].
     table.g(game)["buttons"][0] = [-1] * 49
     give(table, game, 0, cats=["Millie"], buttons=["pink"])
@@ -128,7 +128,7 @@ def test_k_7_2_then_the_most_buttons_rainbow_included(table):
     give(table, game, 1, cats=["Millie"], buttons=["green", "green"])
     result = game.result()
     assert [p["total"] for p in result["players"]] == [9, 9]
-    assert result["winners"] == [0, 1]
+    assert result["leaders"] == [0, 1]
 
 
 def test_k_7_2_still_tied_the_win_is_shared(table):
@@ -136,7 +136,7 @@ def test_k_7_2_still_tied_the_win_is_shared(table):
     game = two_player_table(table)
     give(table, game, 0, cats=["Tibbit"], buttons=["pink"])
     give(table, game, 1, cats=["Tibbit"], buttons=["green"])
-    assert game.result()["winners"] == [0, 1]
+    assert game.result()["leaders"] == [0, 1]
 
 
 def test_heuristic_adds_progress_towards_buttons_to_the_score(table):

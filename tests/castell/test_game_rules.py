@@ -97,14 +97,14 @@ def test_c1_3_tie_on_total_broken_by_best_tower_then_shared():
     result = game.result()
     totals = [p["total"] for p in result["players"]]
     assert totals == [9, 9, 9]
-    assert result["winners"] == [0, 2]  # best tower 9 beats 4; 0 and 2 still tied: shared
+    assert result["leaders"] == [0, 2]  # best tower 9 beats 4; 0 and 2 still tied: shared
 
 
 def test_c1_3_and_c10_7_most_points_wins():
     """C-1.3, C-10.7."""
     game = fresh(2)
     g(game)["best"] = [5, 8]
-    assert game.result()["winners"] == [1]
+    assert game.result()["leaders"] == [1]
 
 
 # ---- C-2, C-3 setup -------------------------------------------------------------------------
@@ -613,3 +613,12 @@ def test_an_illegal_action_never_changes_the_state():
 
 def test_tower_rules_from_the_rule_file_equal_the_standard_ones(castell_tower_rules):
     assert tower_rules(load_rules("castell")) == castell_tower_rules
+
+
+def test_c1_3_a_game_in_progress_names_no_winners():
+    """C-1.3: the winner is decided when the game ends; before that `result()` says the game
+    is in progress, names no winners, and says who leads."""
+    game = fresh(2)
+    g(game)["best"] = [5, 8]
+    result = game.result()
+    assert result["over"] is False and result["winners"] == [] and result["leaders"] == [1]
