@@ -14,32 +14,28 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from .logic import GameContext
 from .rng import Rng, seed_state
 
 if TYPE_CHECKING:
-    from ..language.ruleset import RuleSet
     from .actions import Action, Rejection
-    from .logic import GameLogic
 
 
-class PlayableGame(Protocol):
-    """The public face of a game in progress, for bots and front-ends."""
+class PlayableGame(GameContext, Protocol):
+    """The public face of a game in progress, for bots and front-ends.
 
-    rules: RuleSet
-    logic: GameLogic
-    players: int
-    seed: int
+    The game a player holds is also the `GameContext` its logic sees, so a bot or a front-end
+    may hand it to the logic's methods for players (`heuristic`, `hints`, `render`,
+    `narrate`, `view`). A bot plays through the methods below and reads no more than a
+    player at the table could (the state also holds the future of chance).
+    """
+
     log: list[str]
 
     @property
-    def current_player(self) -> int | None:
-        """Whose turn it is (None between turns and after the end)."""
+    def actions_this_turn(self) -> int:
+        """How many actions the current player has taken this turn (granted ones excluded)."""
         ...
-
-    @property
-    def round(self) -> int: ...
-    @property
-    def rounds(self) -> int: ...
 
     def legal_actions(self) -> list[Action]: ...
     def explain(self, action: Action | str) -> Rejection | None: ...

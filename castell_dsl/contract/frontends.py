@@ -16,7 +16,7 @@ from .actions import Action
 from .bots import PlayableGame
 
 #: A listener for a game's events: `(game, event)`; events are JSON-ready dicts with a `type`.
-Observer = Callable[[Any, dict[str, Any]], None]
+Observer = Callable[[PlayableGame, dict[str, Any]], None]
 
 
 class PlaySession(Protocol):

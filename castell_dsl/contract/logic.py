@@ -22,6 +22,7 @@ from .rng import Rng
 
 if TYPE_CHECKING:
     from ..language.ruleset import Record, RuleSet
+    from .bots import PlayableGame
 
 
 class GameContext(Protocol):
@@ -52,7 +53,17 @@ class GameContext(Protocol):
         """True when someone listens to events: a mechanics skips building them otherwise."""
         ...
 
+    @property
+    def variants(self) -> tuple[str, ...]:
+        """The names of the variants the rule set was loaded with (the rule set's `variants`)."""
+        ...
+
     def emit(self, event: dict[str, Any]) -> None: ...
+    def adjust_choices(self, player: int, action: str, choices: list[Any]) -> None:
+        """Let plugins narrow a player's choices for an action, in place (the
+        `adjust_choices` hook): a mechanics calls it while listing and checking such an action."""
+        ...
+
     def score_of(self, player: int) -> int: ...
     def is_over(self) -> bool: ...
 
@@ -126,8 +137,12 @@ class GameLogic(ABC):
         """Example actions in this game's notation, one per line, for a player's `help`."""
         return []
 
-    def hints(self, game: GameContext, player: int) -> list[str]:
-        """Advice for a human player (`hint` in `castell play`): lines of text."""
+    def hints(self, game: PlayableGame, player: int) -> list[str]:
+        """Advice for a human player (`hint` in `castell play`): lines of text.
+
+        `game` is the game the front-end plays, so a mechanics may try moves on its clones
+        (`clone`, `legal_actions`, `apply`) as well as read it as a `GameContext`.
+        """
         return []
 
     def render(self, game: GameContext, viewer: int | None) -> list[Any]:

@@ -183,7 +183,7 @@ class Game:
             raise ActionError(
                 Rejection("unknown-action", f"there is no action '{kind}'; actions: {names}"), text
             )
-        if plan.ends_turn:
+        if plan.ender is not None:  # an ending action (`end`)
             if rest:
                 raise ActionError(Rejection("bad-syntax", f"'{kind}' takes nothing after it"), text)
             return plan.ender
@@ -199,8 +199,8 @@ class Game:
         if self.state["phase"] == "over" or self.state["turn"] is None:
             self._legal = []
             return self._legal
-        player = self.current_player
         turn = self.state["turn"]
+        player: int = turn["order"][turn["pos"]]  # `current_player`, known to be a player here
         used = turn["used"]
         actions: list[Action] = []
         if turn["grants"]:
@@ -213,16 +213,17 @@ class Game:
                 self.granted = False
             self._legal = actions
             return actions
-        enders = []
+        enders: list[Action] = []
         blocked = False
         options_of = self.logic.options
         for plan in self._turn_plan():
             kind = plan.kind
-            if plan.ends_turn:
+            ender = plan.ender
+            if ender is not None:  # an ending action (`end`)
                 if (plan.limit is None or used.get(kind, 0) < plan.limit) and all(
                     used.get(a) for a in plan.after
                 ):
-                    enders.append(plan.ender)
+                    enders.append(ender)
                 continue
             if plan.limit is not None and used.get(kind, 0) >= plan.limit:
                 continue
@@ -261,7 +262,7 @@ class Game:
             names = ", ".join(a.kind for a in plans)
             return Rejection("unknown-action", f"'{action.kind}' is not an action now ({names})")
         used = turn["used"]
-        player = self.current_player
+        player: int = turn["order"][turn["pos"]]  # `current_player`, known to be a player here
         if turn["grants"]:
             granted = turn["grants"][0]
             if action.kind != granted:

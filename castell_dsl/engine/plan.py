@@ -31,7 +31,9 @@ class ActionPlan:
     required: bool
     ends_turn: bool
     after: tuple[str, ...]
-    ender: Action | None  # the action object of an ending action (`end`), made once
+    #: The action object of an ending action (`end`), made once: not None exactly when
+    #: `ends_turn` is true.
+    ender: Action | None
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from . import syntax as s
 from .diagnostics import Diagnostics, Span, did_you_mean
@@ -94,7 +94,7 @@ class Integer(FieldType):
     def convert(self, node, ctx, where):
         if not (isinstance(node, s.Scalar) and node.kind == "int"):
             return self.type_error(node, ctx, where)
-        value = node.value
+        value = cast(int, node.value)  # a scalar of kind "int" holds an int
         if (self.min is not None and value < self.min) or (
             self.max is not None and value > self.max
         ):
@@ -171,7 +171,8 @@ class IntRange(FieldType):
 
     def convert(self, node, ctx, where):
         if isinstance(node, s.Scalar) and node.kind == "int":
-            node = s.RangeValue(node.value, node.value, node.span)
+            number = cast(int, node.value)  # a scalar of kind "int" holds an int
+            node = s.RangeValue(number, number, node.span)
         if not isinstance(node, s.RangeValue):
             return self.type_error(node, ctx, where)
         if node.low > node.high:
@@ -446,12 +447,12 @@ class Struct(FieldType):
                 listed = " and ".join(f"`{f}`" for f in choice.fields)
                 # Point at a field that was given, preferring one from an override (another
                 # file than the block's): that is usually the change that broke the rule.
-                at = [spans[f] for f in given if f in spans]
-                at.sort(key=lambda span: span.path == node.span.path)
+                given_at = [spans[f] for f in given if f in spans]
+                given_at.sort(key=lambda span: span.path == node.span.path)
                 ctx.diags.error(
                     "E0210" if given else "E0203",
                     f"{where} needs exactly one of {listed}",
-                    at[0] if at else node.span,
+                    given_at[0] if given_at else node.span,
                     choice.hint or None,
                 )
                 ok = False

@@ -4,10 +4,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from castell_dsl import hookimpl
-from castell_dsl.contract import shipped_dir
+from castell_dsl.contract import Mechanics, shipped_dir
 
 
 @hookimpl
@@ -16,7 +15,7 @@ def register_rule_paths() -> list[Path]:
 
 
 @hookimpl
-def register_mechanics() -> list[Any]:
+def register_mechanics() -> list[Mechanics]:
     from .mechanics import CalicoMechanics
 
     return [CalicoMechanics()]

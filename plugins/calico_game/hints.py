@@ -12,11 +12,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
-from castell_dsl.contract import Action
+from castell_dsl.contract import Action, GameContext, PlayableGame
 
 from .logic import EMPTY
+
+if TYPE_CHECKING:
+    from .logic import CalicoLogic
 
 #: How many suggestions `hint` shows.
 SHOWN = 3
@@ -39,7 +42,9 @@ class Suggestion:
         return f"{moves} — {'; '.join(self.reasons)}" if self.reasons else moves
 
 
-def suggestions(logic: Any, game: Any, player: int, count: int = SHOWN) -> list[Suggestion]:
+def suggestions(
+    logic: CalicoLogic, game: PlayableGame, player: int, count: int = SHOWN
+) -> list[Suggestion]:
     """The best `count` moves for `player` now, best first (empty when it is not their turn)."""
     if game.is_over() or game.current_player != player:
         return []
@@ -67,7 +72,7 @@ def suggestions(logic: Any, game: Any, player: int, count: int = SHOWN) -> list[
     return takes[:count]
 
 
-def hint_lines(logic: Any, game: Any, player: int) -> list[str]:
+def hint_lines(logic: CalicoLogic, game: PlayableGame, player: int) -> list[str]:
     """`suggestions` as numbered lines, or a sentence saying why there are none now."""
     if game.is_over():
         return ["The game is over."]
@@ -79,7 +84,7 @@ def hint_lines(logic: Any, game: Any, player: int) -> list[str]:
 # ---- evaluation ---------------------------------------------------------------------------------
 
 
-def _outlook(logic: Any, g: dict, player: int) -> float:
+def _outlook(logic: CalicoLogic, g: dict, player: int) -> float:
     """Design goals not yet surrounded that can still be met: GOAL_OUTLOOK of the points of
     the best way still open, in proportion to how many of the six neighbours are filled."""
     if logic.goals_face_down:
@@ -93,17 +98,17 @@ def _outlook(logic: Any, g: dict, player: int) -> float:
     return total
 
 
-def _value(logic: Any, game: Any, player: int) -> float:
+def _value(logic: CalicoLogic, game: GameContext, player: int) -> float:
     """What a position is worth to the player: score, heuristic progress, goal outlook."""
     return logic.heuristic(game, player) + _outlook(logic, game.state["g"], player)
 
 
-def _goal_points(logic: Any, goal: int, ways: int) -> int:
+def _goal_points(logic: CalicoLogic, goal: int, ways: int) -> int:
     record = logic.rules.named("goal")[logic.goal_names[goal]]
     return (0, record.one_way, record.both_ways)[ways]
 
 
-def _goal_ways(logic: Any, g: dict, player: int) -> list[tuple[int, int, tuple[str, ...]]]:
+def _goal_ways(logic: CalicoLogic, g: dict, player: int) -> list[tuple[int, int, tuple[str, ...]]]:
     """Per placed design goal: its space, the goal, and the ways ("colour", "pattern") it can
     still be met given the neighbours placed so far (K-4.1, K-4.2)."""
     quilt = g["quilts"][player]
@@ -127,7 +132,7 @@ def _still_possible(have: Counter, want: tuple[int, ...]) -> bool:
     return len(counts) <= len(want) and all(c <= w for c, w in zip(counts, want, strict=False))
 
 
-def _gains(logic: Any, before: Any, after: Any, player: int) -> list[str]:
+def _gains(logic: CalicoLogic, before: GameContext, after: GameContext, player: int) -> list[str]:
     """What the move earned, from the facts the scoring reads: cats, buttons, goals."""
     reasons = []
     was, now = logic.facts(before, player), logic.facts(after, player)
@@ -144,7 +149,9 @@ def _gains(logic: Any, before: Any, after: Any, player: int) -> list[str]:
     return reasons
 
 
-def _goal_notes(logic: Any, before: Any, after: Any, player: int, cell: int) -> list[str]:
+def _goal_notes(
+    logic: CalicoLogic, before: GameContext, after: GameContext, player: int, cell: int
+) -> list[str]:
     """For design goals around the hex just filled and not yet surrounded: which ways remain."""
     if logic.goals_face_down:
         return []
@@ -166,7 +173,9 @@ def _goal_notes(logic: Any, before: Any, after: Any, player: int, cell: int) -> 
     return notes
 
 
-def _placement(logic: Any, game: Any, player: int, action: Action) -> tuple[Suggestion, Any]:
+def _placement(
+    logic: CalicoLogic, game: PlayableGame, player: int, action: Action
+) -> tuple[Suggestion, PlayableGame]:
     """A legal placement tried through the engine; the suggestion and the game after it."""
     placed = game.clone(keep_log=False)
     placed.apply(action)
@@ -180,7 +189,7 @@ def _placement(logic: Any, game: Any, player: int, action: Action) -> tuple[Sugg
     return Suggestion((action,), value, (head, *notes)), placed
 
 
-def _best_take(logic: Any, placed: Any, player: int) -> Suggestion | None:
+def _best_take(logic: CalicoLogic, placed: PlayableGame, player: int) -> Suggestion | None:
     """After a placement, the market patch whose best placement next turn is worth most."""
     if placed.is_over() or placed.current_player != player:
         return None  # the placement filled the quilt: no market step (K-3.4)
@@ -192,7 +201,7 @@ def _best_take(logic: Any, placed: Any, player: int) -> Suggestion | None:
     return found[0]
 
 
-def _take(logic: Any, game: Any, player: int, action: Action) -> Suggestion:
+def _take(logic: CalicoLogic, game: PlayableGame, player: int, action: Action) -> Suggestion:
     """A legal take, valued by the best hex for the taken patch on the quilt as it stands."""
     taken = game.clone(keep_log=False)
     taken.apply(action)
@@ -218,7 +227,9 @@ def _take(logic: Any, game: Any, player: int, action: Action) -> Suggestion:
     return Suggestion((action,), score, (reason,))
 
 
-def _goal_suggestions(logic: Any, game: Any, player: int, legal: list[Action]) -> list[Suggestion]:
+def _goal_suggestions(
+    logic: CalicoLogic, game: PlayableGame, player: int, legal: list[Action]
+) -> list[Suggestion]:
     """Goal arrangements (K-2.2) valued by the goal outlook of the patches already around the
     goal spaces; when none are, every arrangement is as good and one line says so."""
     tried = []

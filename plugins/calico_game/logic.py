@@ -30,12 +30,19 @@ edge patches are printed on the boards and never counted with them).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from itertools import permutations
 from pathlib import Path
 from typing import Any
 
-from castell_dsl.contract import Action, ActionSyntaxError, GameLogic, Rejection
+from castell_dsl.contract import (
+    Action,
+    ActionSyntaxError,
+    GameContext,
+    GameLogic,
+    PlayableGame,
+    Rejection,
+    Step,
+)
 from castell_dsl.language.ruleset import Record, RuleSet
 
 from . import hexes, notation
@@ -140,14 +147,14 @@ class CalicoLogic(GameLogic):
         self.discard = market.discard_after_take
         self.discard_nearest = market.discard_from == "nearest"
         self.scenario: Record | None = rules.one("scenario") if rules.has("scenario") else None
-        self.steps: dict[str, Callable[[Any], None]] = {"deal": self.deal}
+        self.steps: dict[str, Step] = {"deal": self.deal}
 
     # ---- helpers ------------------------------------------------------------------------------
-    def _draw(self, game: Any) -> int | None:
+    def _draw(self, game: GameContext) -> int | None:
         """One patch from the bag, or None when the bag is empty."""
         return game.rng.draw(game.state["g"]["bag"])
 
-    def _refill_market(self, game: Any) -> list[int]:
+    def _refill_market(self, game: GameContext) -> list[int]:
         g = game.state["g"]
         size = self.market_size[game.players]
         drawn = []
@@ -179,7 +186,7 @@ class CalicoLogic(GameLogic):
         )
 
     # ---- setup (K-2) --------------------------------------------------------------------------
-    def initial_state(self, game: Any) -> dict[str, Any]:
+    def initial_state(self, game: GameContext) -> dict[str, Any]:
         """The empty table; refuses a player count the bag is not made up for (K-8.2), which
         only a game's creation knows."""
         n = game.players
@@ -205,7 +212,7 @@ class CalicoLogic(GameLogic):
             "rainbows": [[] for _ in range(n)],
         }
 
-    def deal(self, game: Any) -> None:
+    def deal(self, game: GameContext) -> None:
         """K-2: boards, cats and their patterns, design goals, the bag, hands and market."""
         g = game.state["g"]
         rng = game.rng
@@ -252,9 +259,9 @@ class CalicoLogic(GameLogic):
         # Hands, then the market (K-2.4).
         for seat in range(n):
             for _ in range(self.hand_size[n]):
-                patch = self._draw(game)
-                if patch is not None:
-                    g["hands"][seat].append(patch)
+                drawn = self._draw(game)
+                if drawn is not None:
+                    g["hands"][seat].append(drawn)
         self._refill_market(game)
         if game.observed:
             game.emit({"type": "deal", "view": self.view(game)})
@@ -290,7 +297,7 @@ class CalicoLogic(GameLogic):
         return Action("goals", goals, notation.format_goals([self.goal_names[i] for i in goals]))
 
     # ---- actions: options ---------------------------------------------------------------------
-    def options(self, game: Any, player: int, kind: str, spec: Record) -> list[Action]:
+    def options(self, game: GameContext, player: int, kind: str, spec: Record) -> list[Action]:
         g = game.state["g"]
         if kind == "place":
             return self._place_options(g, player)
@@ -339,7 +346,9 @@ class CalicoLogic(GameLogic):
         return [self._goals_action(p) for p in permutations(g["revealed"][player], spaces)]
 
     # ---- actions: checking --------------------------------------------------------------------
-    def check(self, game: Any, player: int, action: Action, spec: Record) -> Rejection | None:
+    def check(
+        self, game: GameContext, player: int, action: Action, spec: Record
+    ) -> Rejection | None:
         g = game.state["g"]
         if action.kind == "place":
             return self._check_place(g, player, *action.args)
@@ -349,7 +358,9 @@ class CalicoLogic(GameLogic):
             return self._check_goals(g, player, action.args)
         return Rejection("unknown-action", f"'{action.kind}' is not a Calico action")
 
-    def _check_place(self, g: dict, player: int, patch: int, col: int, row: int):
+    def _check_place(
+        self, g: dict, player: int, patch: int, col: int, row: int
+    ) -> Rejection | None:
         if not (0 <= col < self.columns and 0 <= row < self.rows):
             return Rejection(
                 "off-quilt",
@@ -374,7 +385,9 @@ class CalicoLogic(GameLogic):
             )
         return None
 
-    def _check_take(self, g: dict, player: int, patch: int, slot: int | None, spec: Record):
+    def _check_take(
+        self, g: dict, player: int, patch: int, slot: int | None, spec: Record
+    ) -> Rejection | None:
         if not spec.take_when_full and self.quilt_full(g, player):
             return Rejection(
                 "quilt-full", "your quilt is full: there is no market step on your last turn"
@@ -401,7 +414,7 @@ class CalicoLogic(GameLogic):
             )
         return None
 
-    def _check_goals(self, g: dict, player: int, goals: tuple[int, ...]):
+    def _check_goals(self, g: dict, player: int, goals: tuple[int, ...]) -> Rejection | None:
         if not self.goals_chosen:
             return Rejection("goals-fixed", "in this setup your design goals are placed for you")
         if g["goals"][player]:
@@ -426,7 +439,7 @@ class CalicoLogic(GameLogic):
         return None
 
     # ---- actions: applying --------------------------------------------------------------------
-    def apply(self, game: Any, player: int, action: Action, spec: Record) -> str | None:
+    def apply(self, game: GameContext, player: int, action: Action, spec: Record) -> str | None:
         g = game.state["g"]
         if action.kind == "place":
             patch, col, row = action.args
@@ -437,7 +450,7 @@ class CalicoLogic(GameLogic):
             g["goals"][player] = list(action.args)
         return None
 
-    def _place(self, game: Any, g: dict, player: int, patch: int, cell: int) -> None:
+    def _place(self, game: GameContext, g: dict, player: int, patch: int, cell: int) -> None:
         """K-3.2: place the patch, then take the cat token and buttons it earns."""
         g["hands"][player].remove(patch)
         quilt = g["quilts"][player]
@@ -531,7 +544,7 @@ class CalicoLogic(GameLogic):
                 new.append(index)
         return new
 
-    def _take(self, game: Any, g: dict, player: int, patch: int, slot: int | None) -> None:
+    def _take(self, game: GameContext, g: dict, player: int, patch: int, slot: int | None) -> None:
         """K-3.3: take a market patch, then refill; K-8.3: first discard from the end the
         rule file's `discard_from` names."""
         market = g["market"]
@@ -576,7 +589,7 @@ class CalicoLogic(GameLogic):
             out.append((by_colour == want) + (by_pattern == want))
         return out
 
-    def facts(self, game: Any, player: int) -> dict[str, Any]:
+    def facts(self, game: GameContext, player: int) -> dict[str, Any]:
         g = game.state["g"]
         one_way: list[str] = []
         both_ways: list[str] = []
@@ -595,7 +608,7 @@ class CalicoLogic(GameLogic):
             "buttons": buttons,
         }
 
-    def report(self, game: Any) -> dict[str, Any]:
+    def report(self, game: GameContext) -> dict[str, Any]:
         """A scenario game's objectives, met or not, per player (K-8.4, K-8.5)."""
         if self.scenario is None:
             return {}
@@ -603,14 +616,14 @@ class CalicoLogic(GameLogic):
 
         return {"scenario": scenario_report(self, game, self.scenario)}
 
-    def heuristic(self, game: Any, player: int) -> float:
+    def heuristic(self, game: GameContext, player: int) -> float:
         """The score now, plus half the value of buttons and group cats that buttonless,
         tokenless groups are growing towards: a one-move-ahead bot builds towards them."""
         from .views import progress
 
         return float(game.score_of(player)) + progress(self, game.state["g"], player)
 
-    def hints(self, game: Any, player: int) -> list[str]:
+    def hints(self, game: PlayableGame, player: int) -> list[str]:
         """The best few placements and takes for the player to move, each with what it earns
         now and why the take helps next turn (see `hints`)."""
         from .hints import hint_lines
@@ -625,12 +638,12 @@ class CalicoLogic(GameLogic):
             "take yellow/dots                       (a market patch)",
         ]
 
-    def view(self, game: Any) -> dict[str, Any]:
+    def view(self, game: GameContext) -> dict[str, Any]:
         from .views import public_view
 
         return public_view(self, game)
 
-    def render(self, game: Any, viewer: int | None) -> list[Any]:
+    def render(self, game: GameContext, viewer: int | None) -> list[Any]:
         from .views import render
 
         return render(self, game, viewer)

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
-from castell_dsl.contract import Mechanics
-from castell_dsl.language.diagnostics import Diagnostics
-from castell_dsl.language.ruleset import RuleSet
+from castell_dsl.contract import Diagnostics, Field, GameLogic, Kind, Mechanics, RuleSet
 
 from .schema import ACTIONS, FACTS, KINDS, STEPS
 
@@ -28,11 +26,11 @@ def _edge_patches(rules: RuleSet) -> int:
 class CalicoMechanics(Mechanics):
     name: str = "calico"
     description: str = "Calico: hex quilts, design goals, cats and buttons (K-1 … K-8)"
-    kinds: Any = field(default_factory=lambda: dict(KINDS))
-    facts: Any = field(default_factory=lambda: dict(FACTS))
+    kinds: Mapping[str, Kind] = field(default_factory=lambda: dict(KINDS))
+    facts: Mapping[str, str] = field(default_factory=lambda: dict(FACTS))
     steps: tuple[str, ...] = STEPS
-    actions: Any = field(default_factory=lambda: dict(ACTIONS))
-    counters: Any = field(
+    actions: Mapping[str, Mapping[str, Field]] = field(default_factory=lambda: dict(ACTIONS))
+    counters: Mapping[str, Callable[[RuleSet], int]] = field(
         default_factory=lambda: {"patches": _patches, "edge_patches": _edge_patches}
     )
 
@@ -41,7 +39,7 @@ class CalicoMechanics(Mechanics):
 
         check_calico(rules, diags)
 
-    def build(self, rules: RuleSet) -> Any:
+    def build(self, rules: RuleSet) -> GameLogic:
         from .logic import CalicoLogic
 
         return CalicoLogic(rules)

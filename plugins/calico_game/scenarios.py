@@ -15,12 +15,15 @@ of them both ways); without `plus` the two counts overlap.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from castell_dsl.language.ruleset import Record
+from castell_dsl.contract import GameContext, Record
+
+if TYPE_CHECKING:
+    from .logic import CalicoLogic
 
 
-def measures(logic: Any, game: Any, player: int) -> dict[str, int]:
+def measures(logic: CalicoLogic, game: GameContext, player: int) -> dict[str, int]:
     """What every objective name measures for one player now."""
     g = game.state["g"]
     facts = logic.facts(game, player)
@@ -55,7 +58,7 @@ def needed(scenario: Record, name: str, cats_in_play: int) -> int:
     return objective.at_least
 
 
-def scenario_report(logic: Any, game: Any, scenario: Record) -> dict[str, Any]:
+def scenario_report(logic: CalicoLogic, game: GameContext, scenario: Record) -> dict[str, Any]:
     """Per player, each objective with what it needs, what was reached, and whether it was
     met; a player passes the scenario by meeting all of them (K-8.4)."""
     players = []

@@ -7,19 +7,26 @@ face-down goals in the family game (K-8.1), which show as face down.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from castell_dsl.contract import GameContext
 
 from .logic import EMPTY
 
+if TYPE_CHECKING:
+    from rich.text import Text
 
-def _patch(logic: Any, patch: int) -> dict[str, str]:
+    from .logic import CalicoLogic
+
+
+def _patch(logic: CalicoLogic, patch: int) -> dict[str, str]:
     return {
         "colour": logic.colours[logic.colour_of[patch]],
         "pattern": logic.patterns[logic.pattern_of[patch]],
     }
 
 
-def _cat(logic: Any, g: dict, cat: int) -> dict[str, Any]:
+def _cat(logic: CalicoLogic, g: dict, cat: int) -> dict[str, Any]:
     record = logic.rules.named("cat")[logic.cat_names[cat]]
     out: dict[str, Any] = {"name": record.name, "points": record.points, "dots": record.dots}
     if record.group is not None:
@@ -30,7 +37,7 @@ def _cat(logic: Any, g: dict, cat: int) -> dict[str, Any]:
     return out
 
 
-def _cells(logic: Any, g: dict, player: int) -> list[dict[str, Any]]:
+def _cells(logic: CalicoLogic, g: dict, player: int) -> list[dict[str, Any]]:
     quilt = g["quilts"][player]
     tokens = g["tokens"][player]
     buttons = g["buttons"][player]
@@ -55,7 +62,7 @@ def _cells(logic: Any, g: dict, player: int) -> list[dict[str, Any]]:
     return out
 
 
-def public_view(logic: Any, game: Any) -> dict[str, Any]:
+def public_view(logic: CalicoLogic, game: GameContext) -> dict[str, Any]:
     """Quilts (every hex with colour and pattern), market, hands, cats with their patterns,
     design goals, buttons and cat tokens: names, not indices."""
     g = game.state["g"]
@@ -102,7 +109,7 @@ def public_view(logic: Any, game: Any) -> dict[str, Any]:
 # ---- the terminal drawing -----------------------------------------------------------------------
 
 
-def _patch_text(logic: Any, patch: int, token: bool = False, button: bool = False) -> Any:
+def _patch_text(logic: CalicoLogic, patch: int, token: bool = False, button: bool = False) -> Text:
     """A patch as four styled characters: cat-token mark, colour letter, pattern letter,
     button mark."""
     from rich.text import Text
@@ -113,7 +120,7 @@ def _patch_text(logic: Any, patch: int, token: bool = False, button: bool = Fals
     return Text(body, style=colour.style)
 
 
-def quilt_text(logic: Any, g: dict, player: int) -> Any:
+def quilt_text(logic: CalicoLogic, g: dict, player: int) -> Text:
     """One quilt as rows of four-character hexes, odd rows indented by half a hex."""
     from rich.text import Text
 
@@ -138,7 +145,7 @@ def quilt_text(logic: Any, g: dict, player: int) -> Any:
     return text
 
 
-def _legend(logic: Any) -> Any:
+def _legend(logic: CalicoLogic) -> Text:
     from rich.text import Text
 
     text = Text("colours ", style="dim")
@@ -151,7 +158,7 @@ def _legend(logic: Any) -> Any:
     return text
 
 
-def render(logic: Any, game: Any, viewer: int | None) -> list[Any]:
+def render(logic: CalicoLogic, game: GameContext, viewer: int | None) -> list[Any]:
     """Rich renderables for the terminal: cats, market, then each player's quilt, hand,
     design goals, tokens and buttons, and a legend."""
     from rich.console import Group
@@ -161,7 +168,7 @@ def render(logic: Any, game: Any, viewer: int | None) -> list[Any]:
     g = game.state["g"]
     view = public_view(logic, game)
     out: list[Any] = []
-    head = Text(f"Round {game.state['round']}/{game.plan.rounds}   bag {view['bag']}\n")
+    head = Text(f"Round {game.state['round']}/{game.rounds}   bag {view['bag']}\n")
     for cat in view["cats"]:
         want = f"group of {cat['group']}+" if "group" in cat else f"shape of {len(cat['shape'])}"
         head.append(f"{cat['name']}", style="bold")
@@ -209,7 +216,7 @@ def render(logic: Any, game: Any, viewer: int | None) -> list[Any]:
 # ---- heuristic ------------------------------------------------------------------------------
 
 
-def progress(logic: Any, g: dict, player: int) -> float:
+def progress(logic: CalicoLogic, g: dict, player: int) -> float:
     """Half the points of buttons and group cats, in proportion to how far buttonless,
     tokenless groups with room to grow have come towards them."""
     quilt = g["quilts"][player]

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from castell_dsl import hookimpl
+from castell_dsl.contract import BotFactory
 
 
 @hookimpl
-def register_bots() -> list[Any]:
-    from castell_dsl.contract import BotFactory
-
+def register_bots() -> list[BotFactory]:
     from .greedy import GreedyBot
     from .mcts import MCTSBot
     from .random_bot import RandomBot

@@ -11,19 +11,17 @@ it cannot wander.
 
 from __future__ import annotations
 
-from typing import Any
-
-from castell_dsl.contract import decision_rng
+from castell_dsl.contract import Action, PlayableGame, decision_rng
 
 
 class GreedyBot:
     name = "greedy"
 
-    def __init__(self, seed: int, max_actions: int = 12):
+    def __init__(self, seed: int, max_actions: int = 12) -> None:
         self.seed = seed
         self.max_actions = max_actions
 
-    def choose(self, game: Any) -> Any:
+    def choose(self, game: PlayableGame) -> Action:
         actions = game.legal_actions()
         if len(actions) == 1:
             return actions[0]
@@ -32,8 +30,10 @@ class GreedyBot:
             if enders:
                 return enders[0]
         me = game.current_player
+        if me is None:
+            raise ValueError("no player is to move: the game is over or between turns")
         best_value = None
-        best: list[Any] = []
+        best: list[Action] = []
         for action in actions:
             trial = game.clone(keep_log=False)
             trial.apply(action)

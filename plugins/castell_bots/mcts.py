@@ -20,16 +20,15 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
 
-from castell_dsl.contract import decision_rng
+from castell_dsl.contract import Action, PlayableGame, decision_rng
 
 
 class Node:
     __slots__ = ("action", "children", "evaluations", "expanded", "terminal", "value", "visits")
 
-    def __init__(self, action: Any):
-        self.action = action
+    def __init__(self, action: Action | None) -> None:
+        self.action = action  # the move into this node: None only at the root
         self.children: list[Node] = []
         self.expanded = False
         self.terminal = False
@@ -49,7 +48,7 @@ class MCTSBot:
         c: float = 0.3,
         rollout: int = 0,
         scale: float = 4.0,
-    ):
+    ) -> None:
         self.seed = seed
         self.iterations = max(1, int(iterations))
         self.time = float(time)
@@ -58,11 +57,13 @@ class MCTSBot:
         self.scale = float(scale)
 
     # ---- search -------------------------------------------------------------------------------
-    def choose(self, game: Any) -> Any:
+    def choose(self, game: PlayableGame) -> Action:
         actions = game.legal_actions()
         if len(actions) == 1:
             return actions[0]
         me = game.current_player
+        if me is None:
+            raise ValueError("no player is to move: the game is over or between turns")
         self._rng = decision_rng(self.seed, game)
         root = Node(None)
         self._expand(root, game, me)
@@ -71,18 +72,22 @@ class MCTSBot:
             if deadline is not None and time.perf_counter() > deadline:
                 break
             self._iterate(game, root, me)
-        return max(root.children, key=lambda n: (n.value, n.visits)).action
+        best = max(root.children, key=lambda n: (n.value, n.visits)).action
+        assert best is not None  # a child of the root
+        return best
 
-    def _iterate(self, game: Any, root: Node, me: int) -> None:
+    def _iterate(self, game: PlayableGame, root: Node, me: int) -> None:
         sim = game.clone(keep_log=False)
         sim.reseed(self._rng.below(1 << 62))  # determinise chance
         path = [root]
         node = root
         while node.children:
             node = self._select(node)
-            if not _legal(sim, node.action):
+            action = node.action
+            assert action is not None  # a child, never the root
+            if not _legal(sim, action):
                 return  # this sample of chance made the line impossible; try another
-            sim.apply(node.action)
+            sim.apply(action)
             path.append(node)
             if not node.expanded:
                 break
@@ -98,7 +103,7 @@ class MCTSBot:
             if visited.children:
                 visited.value = max(child.value for child in visited.children)
 
-    def _expand(self, node: Node, sim: Any, me: int) -> None:
+    def _expand(self, node: Node, sim: PlayableGame, me: int) -> None:
         """Try every action here once; a child's first value is its position's evaluation."""
         node.expanded = True
         for action in sim.legal_actions():
@@ -112,7 +117,7 @@ class MCTSBot:
         if node.children:
             node.value = max(child.value for child in node.children)
 
-    def _evaluate_into(self, node: Node, sim: Any, me: int) -> None:
+    def _evaluate_into(self, node: Node, sim: PlayableGame, me: int) -> None:
         if node.terminal and self.rollout:
             sim = sim.clone(keep_log=False)
             for _ in range(self.rollout):
@@ -135,12 +140,12 @@ class MCTSBot:
                 best, best_score = child, score
         return best
 
-    def _value(self, sim: Any, me: int) -> float:
+    def _value(self, sim: PlayableGame, me: int) -> float:
         values = [sim.logic.heuristic(sim, p) for p in range(sim.players)]
         others = max((v for p, v in enumerate(values) if p != me), default=0.0)
         lead = (values[me] - others) / self.scale
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, lead))))
 
 
-def _legal(sim: Any, action: Any) -> bool:
+def _legal(sim: PlayableGame, action: Action) -> bool:
     return action in sim.legal_actions() or sim.explain(action) is None

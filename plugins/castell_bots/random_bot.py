@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from castell_dsl.contract import decision_rng
+from castell_dsl.contract import Action, PlayableGame, decision_rng
 
 
 class RandomBot:
@@ -13,7 +11,7 @@ class RandomBot:
     def __init__(self, seed: int):
         self.seed = seed
 
-    def choose(self, game: Any) -> Any:
+    def choose(self, game: PlayableGame) -> Action:
         actions = game.legal_actions()
         if len(actions) == 1:
             return actions[0]

@@ -8,10 +8,13 @@ the heavy modules happen inside the hooks, so loading the plugin is cheap.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from castell_dsl import hookimpl
-from castell_dsl.contract import shipped_dir
+from castell_dsl.contract import Mechanics, shipped_dir
+
+if TYPE_CHECKING:
+    import click
 
 #: The rule set this game's plugin offers as the product's default (`castell play`).
 NAME = "castell"
@@ -28,14 +31,14 @@ def default_rules() -> str:
 
 
 @hookimpl
-def register_mechanics() -> list[Any]:
+def register_mechanics() -> list[Mechanics]:
     from .mechanics import CastellMechanics
 
     return [CastellMechanics()]
 
 
 @hookimpl
-def register_commands(cli: Any) -> None:
+def register_commands(cli: click.Group) -> None:
     from .cli import tower
 
     cli.add_command(tower)

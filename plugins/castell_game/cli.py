@@ -11,9 +11,12 @@ stable contracts of `castell_game.api.check_tower` and `best_tower`.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, NoReturn, cast
 
 import click
+
+if TYPE_CHECKING:
+    from .logic import CastellLogic
 
 EXIT_OK, EXIT_NO, EXIT_USAGE = 0, 1, 2
 
@@ -22,23 +25,24 @@ class BadInput(Exception):
     """One line telling the user what to fix."""
 
 
-def _fail(ctx: click.Context, message: str) -> None:
+def _fail(ctx: click.Context, message: str) -> NoReturn:
     click.echo(f"castell {ctx.command_path.split(' ', 1)[1]}: error: {message}", err=True)
     ctx.exit(EXIT_USAGE)
 
 
-def _logic(rules_name: str) -> Any:
+def _logic(rules_name: str) -> CastellLogic:
     from castell_dsl.language.diagnostics import RuleError
     from castell_dsl.runtime.games import logic_for
     from castell_dsl.runtime.loading import load_rules
 
     try:
-        return logic_for(load_rules(rules_name))
+        # The tower command is Castell's own: its rule sets run on Castell's logic.
+        return cast("CastellLogic", logic_for(load_rules(rules_name)))
     except RuleError as exc:
         raise BadInput(f"cannot load rules '{rules_name}': {exc}") from None
 
 
-def parse_ranks(values: tuple[str, ...], logic: Any) -> dict[str, int]:
+def parse_ranks(values: tuple[str, ...], logic: CastellLogic) -> dict[str, int]:
     from castell_dsl.language.diagnostics import did_you_mean
 
     ranks: dict[str, int] = {}
@@ -65,7 +69,7 @@ def parse_ranks(values: tuple[str, ...], logic: Any) -> dict[str, int]:
     return ranks
 
 
-def parse_needs(value: str | None, logic: Any) -> list[str] | None:
+def parse_needs(value: str | None, logic: CastellLogic) -> list[str] | None:
     if value is None:
         return None
     names = [n.strip() for n in value.split(",") if n.strip()]
@@ -104,7 +108,7 @@ def _draw(levels: list[list[int]]) -> str:
     return "\n".join(draw_tower(levels))
 
 
-def _uses_text(uses: dict[str, int], logic: Any) -> str:
+def _uses_text(uses: dict[str, int], logic: CastellLogic) -> str:
     used = [f"{logic.titles[s]} {n}" for s, n in uses.items() if n]
     return ", ".join(used) if used else "no skills"
 
@@ -122,7 +126,15 @@ def tower() -> None:
 @click.option("--rules", "rules_name", default="castell", show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 @click.pass_context
-def check_command(ctx, levels, ranks, needs, shape, rules_name, fmt):
+def check_command(
+    ctx: click.Context,
+    levels: str,
+    ranks: tuple[str, ...],
+    needs: str | None,
+    shape: str | None,
+    rules_name: str,
+    fmt: str,
+) -> None:
     """Is the tower LEVELS legal? LEVELS bottom first: 5,5,5/4,4/3."""
     from .notation import NotationError, parse_levels
 
@@ -168,7 +180,17 @@ def check_command(ctx, levels, ranks, needs, shape, rules_name, fmt):
 @click.option("--rules", "rules_name", default="castell", show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 @click.pass_context
-def best_command(ctx, team, ranks, sizes, min_levels, shape, needs, rules_name, fmt):
+def best_command(
+    ctx: click.Context,
+    team: str,
+    ranks: tuple[str, ...],
+    sizes: tuple[int, ...],
+    min_levels: int,
+    shape: str | None,
+    needs: str | None,
+    rules_name: str,
+    fmt: str,
+) -> None:
     """The best tower a team can build: most levels + castellers of the --size numbers.
 
     Ties are broken by more matching castellers, then fewer skill uses, then the largest

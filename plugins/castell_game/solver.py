@@ -1171,6 +1171,7 @@ def _solve(
 ) -> Solution | None:
     tb = _tables(rules)
     sizes_t = tuple(sorted(set(sizes))) if sizes else ()
+    mask: int | None
     if needs is None:
         mask = 0
     else:

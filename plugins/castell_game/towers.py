@@ -287,18 +287,27 @@ class TowerCheck:
     height: int = 0
 
 
-def _uses(plan: _Plan, balance: int, base: int, mix: int, strength: int, width: int) -> dict:
+def _uses(
+    plan: _Plan, balance: int, base: int, mix: int, strength: int, width: int
+) -> dict[str, int]:
     # Copy an all-zero dict and fill the few non-zero entries: the cheapest way to build it.
+    # `check` counts a use only of a relaxation the rule set offers (it found the tower
+    # illegal otherwise), so each skill below is there when its count is not zero.
     uses = plan.zero.copy()
     if balance:
+        assert plan.balance is not None
         uses[plan.balance] = balance
     if base:
+        assert plan.base is not None
         uses[plan.base] = base
     if mix:
+        assert plan.mix is not None
         uses[plan.mix] = mix
     if strength:
+        assert plan.strength is not None
         uses[plan.strength] = strength
     if width:
+        assert plan.width is not None
         uses[plan.width] = width
     return uses
 
@@ -502,12 +511,13 @@ def _diagnose(
         else:
             head = f"level 1 has {n0} castellers, more than the width limit of {limit}"
             w0 = (n0 - limit + step - 1) // step
-            base_helps = plan.base is not None and base_fits
+            base = plan.base
+            base_helps = base is not None and base_fits
             if plan.width is not None:
                 width_title = rules.title(plan.width)
                 needs = f"{head}: that needs {_plural(w0, width_title)}"
-                if base_helps:
-                    base_title = rules.title(plan.base)
+                if base is not None and base_helps:
+                    base_title = rules.title(base)
                     msg = (
                         f"{needs} or {base_title}, and your {width_title} rank is {width_rank} "
                         f"and your {base_title} rank is {base_rank}"
