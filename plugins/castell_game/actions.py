@@ -20,7 +20,7 @@ from .questions import MEMO_SIZE, TowerQuestions
 from .tables import Tables
 
 if TYPE_CHECKING:
-    from castell_dsl.engine.game import Game
+    from castell_dsl.contract import GameContext
 
 NO_PAWN = "place your pawn first: your first move puts it anywhere"
 
@@ -38,15 +38,17 @@ class Handler(ABC):
         """The action written `text` (after the kind's word); may raise `NotationError`."""
 
     @abstractmethod
-    def options(self, game: Game, player: int, spec: Record) -> list[Action]:
+    def options(self, game: GameContext, player: int, spec: Record) -> list[Action]:
         """The actions of this kind the player may take now."""
 
     @abstractmethod
-    def check(self, game: Game, player: int, action: Action, spec: Record) -> Rejection | None:
+    def check(
+        self, game: GameContext, player: int, action: Action, spec: Record
+    ) -> Rejection | None:
         """None if the player may take `action` now; otherwise why not."""
 
     @abstractmethod
-    def apply(self, game: Game, player: int, action: Action, spec: Record) -> str | None:
+    def apply(self, game: GameContext, player: int, action: Action, spec: Record) -> str | None:
         """Carry out a checked action; return the kind of an action it grants, if any."""
 
 
@@ -85,12 +87,14 @@ class Move(Handler):
             )
         return region
 
-    def options(self, game: Game, player: int, spec: Record) -> list[Action]:
+    def options(self, game: GameContext, player: int, spec: Record) -> list[Action]:
         pawn = game.state["g"]["pawns"][player]
         targets = range(len(self.t.regions)) if pawn < 0 else self.t.adjacent[pawn]
         return [self._actions[r] for r in targets]
 
-    def check(self, game: Game, player: int, action: Action, spec: Record) -> Rejection | None:
+    def check(
+        self, game: GameContext, player: int, action: Action, spec: Record
+    ) -> Rejection | None:
         return self.refusal(game.state["g"], player, action.args[0], adjacent_only=True)
 
     def refusal(self, g: dict, player: int, region: int, adjacent_only: bool) -> Rejection | None:
@@ -107,7 +111,7 @@ class Move(Handler):
             )
         return None
 
-    def apply(self, game: Game, player: int, action: Action, spec: Record) -> str | None:
+    def apply(self, game: GameContext, player: int, action: Action, spec: Record) -> str | None:
         game.state["g"]["pawns"][player] = action.args[0]
         return None
 
@@ -132,7 +136,7 @@ class Recruit(Handler):
     def parse(self, text: str) -> Action:
         return self.action(parse_numbers(text))
 
-    def options(self, game: Game, player: int, spec: Record) -> list[Action]:
+    def options(self, game: GameContext, player: int, spec: Record) -> list[Action]:
         g = game.state["g"]
         pawn = g["pawns"][player]
         if pawn < 0:
@@ -171,7 +175,9 @@ class Recruit(Handler):
         extend(0, [], list(counts))
         return out
 
-    def check(self, game: Game, player: int, action: Action, spec: Record) -> Rejection | None:
+    def check(
+        self, game: GameContext, player: int, action: Action, spec: Record
+    ) -> Rejection | None:
         return self.refusal(game.state["g"], player, action.args, spec.up_to)
 
     def refusal(self, g: dict, player: int, numbers: tuple, up_to: int) -> Rejection | None:
@@ -196,7 +202,7 @@ class Recruit(Handler):
             counts[i] -= 1
         return None
 
-    def apply(self, game: Game, player: int, action: Action, spec: Record) -> str | None:
+    def apply(self, game: GameContext, player: int, action: Action, spec: Record) -> str | None:
         self.take(game.state["g"], player, action.args)
         return None
 
@@ -231,10 +237,10 @@ class Train(Handler):
             )
         return self._actions[name]
 
-    def options(self, game: Game, player: int, spec: Record) -> list[Action]:
+    def options(self, game: GameContext, player: int, spec: Record) -> list[Action]:
         return [self._actions[tile] for tile in self.trainable(game, player)]
 
-    def trainable(self, game: Game, player: int) -> list[str]:
+    def trainable(self, game: GameContext, player: int) -> list[str]:
         """The tiles the player may train now (C-4.5): their pawn's region's slot and the
         shared (All Regions) slots; skills at their highest rank and duplicates left out."""
         t = self.t
@@ -255,7 +261,9 @@ class Train(Handler):
                 out.append(tile)
         return out
 
-    def check(self, game: Game, player: int, action: Action, spec: Record) -> Rejection | None:
+    def check(
+        self, game: GameContext, player: int, action: Action, spec: Record
+    ) -> Rejection | None:
         t = self.t
         g = game.state["g"]
         tile = action.args[0]
@@ -275,7 +283,7 @@ class Train(Handler):
             f"{' or a shared slot' if t.shared_sectors else ''}); you can train: {shown}",
         )
 
-    def apply(self, game: Game, player: int, action: Action, spec: Record) -> str | None:
+    def apply(self, game: GameContext, player: int, action: Action, spec: Record) -> str | None:
         t = self.t
         tile = action.args[0]
         if tile in t.grants:
@@ -300,7 +308,7 @@ class Tower(Handler):
     def parse(self, text: str) -> Action:
         return self.action(parse_levels(text))
 
-    def options(self, game: Game, player: int, spec: Record) -> list[Action]:
+    def options(self, game: GameContext, player: int, spec: Record) -> list[Action]:
         """The solver's best tower for each festival at the end of this round in the region
         where the player's pawn stands (C-9.2, C-9.3): the towers that can score now. Any
         other legal tower can still be built by writing it (`tower 6,6,6/5,5/4/3`)."""
@@ -320,7 +328,9 @@ class Tower(Handler):
                 out.append(self.action(levels))
         return out
 
-    def check(self, game: Game, player: int, action: Action, spec: Record) -> Rejection | None:
+    def check(
+        self, game: GameContext, player: int, action: Action, spec: Record
+    ) -> Rejection | None:
         return self.refusal(game.state["g"], player, action.args[0])
 
     def refusal(self, g: dict, player: int, levels: tuple) -> Rejection | None:
@@ -344,6 +354,6 @@ class Tower(Handler):
             return Rejection("illegal-tower", result.reason or "the tower is not legal")
         return None
 
-    def apply(self, game: Game, player: int, action: Action, spec: Record) -> str | None:
+    def apply(self, game: GameContext, player: int, action: Action, spec: Record) -> str | None:
         game.state["g"]["towers"][player] = [list(level) for level in action.args[0]]
         return None

@@ -11,10 +11,10 @@ from . import towers
 from .tables import Tables
 
 if TYPE_CHECKING:
-    from castell_dsl.engine.game import Game
+    from castell_dsl.contract import GameContext
 
 
-def evaluate(t: Tables, game: Game, player: int) -> float:
+def evaluate(t: Tables, game: GameContext, player: int) -> float:
     """How good the position is for `player`:
 
     - the score if the game ended now (the rule file's scoring);

@@ -45,7 +45,7 @@ from .special import Special
 from .tables import Tables
 
 if TYPE_CHECKING:
-    from castell_dsl.engine.game import Game
+    from castell_dsl.contract import GameContext, PlayableGame
 
 
 class CastellLogic(Tables, GameLogic):
@@ -72,7 +72,7 @@ class CastellLogic(Tables, GameLogic):
         }
 
     # ---- setup and steps ----------------------------------------------------------------------
-    def initial_state(self, game: Game) -> dict[str, Any]:
+    def initial_state(self, game: GameContext) -> dict[str, Any]:
         n = game.players
         nsizes, nregions = len(self.sizes), len(self.regions)
         return {
@@ -95,11 +95,13 @@ class CastellLogic(Tables, GameLogic):
             "size_tokens": [[] for _ in range(n)],
         }
 
-    def refill(self, game: Game) -> None:
+    def refill(self, game: GameContext) -> None:
         """C-7.1 (`steps.refill`), also run directly on hand-built states."""
         steps.refill(self, game)
 
-    def run_festival(self, game: Game, space: int, festival: int, numbers: list[int]) -> None:
+    def run_festival(
+        self, game: GameContext, space: int, festival: int, numbers: list[int]
+    ) -> None:
         """One festival (`steps.run_festival`), also run directly on hand-built states."""
         steps.run_festival(self, game, space, festival, numbers)
 
@@ -113,17 +115,19 @@ class CastellLogic(Tables, GameLogic):
         except NotationError as exc:
             raise ActionSyntaxError(f"{kind}: {exc}") from None
 
-    def options(self, game: Game, player: int, kind: str, spec: Record) -> list[Action]:
+    def options(self, game: GameContext, player: int, kind: str, spec: Record) -> list[Action]:
         handler = self.actions.get(kind)
         return [] if handler is None else handler.options(game, player, spec)
 
-    def check(self, game: Game, player: int, action: Action, spec: Record) -> Rejection | None:
+    def check(
+        self, game: GameContext, player: int, action: Action, spec: Record
+    ) -> Rejection | None:
         handler = self.actions.get(action.kind)
         if handler is None:
             return Rejection("unknown-action", f"'{action.kind}' is not a Castell action")
         return handler.check(game, player, action, spec)
 
-    def apply(self, game: Game, player: int, action: Action, spec: Record) -> str | None:
+    def apply(self, game: GameContext, player: int, action: Action, spec: Record) -> str | None:
         handler = self.actions.get(action.kind)
         return None if handler is None else handler.apply(game, player, action, spec)
 
@@ -137,7 +141,7 @@ class CastellLogic(Tables, GameLogic):
         )
 
     # ---- bots, front-ends, scoring ------------------------------------------------------------
-    def heuristic(self, game: Game, player: int) -> float:
+    def heuristic(self, game: GameContext, player: int) -> float:
         return evaluate(self, game, player)
 
     def notation(self) -> list[str]:
@@ -147,23 +151,23 @@ class CastellLogic(Tables, GameLogic):
             "special perform LP07 tower 5,5,5/4,4/3/2      end",
         ]
 
-    def hints(self, game: Game, player: int) -> list[str]:
+    def hints(self, game: PlayableGame, player: int) -> list[str]:
         from .render import hints
 
         return hints(self, game, player)
 
-    def narrate(self, game: Game, event: dict[str, Any]) -> list[Any]:
+    def narrate(self, game: GameContext, event: dict[str, Any]) -> list[Any]:
         from .render import narrate
 
         return narrate(event)
 
-    def render(self, game: Game, viewer: int | None) -> list[Any]:
+    def render(self, game: GameContext, viewer: int | None) -> list[Any]:
         from .render import render
 
         return render(self, game, viewer)
 
-    def facts(self, game: Game, player: int) -> dict[str, Any]:
+    def facts(self, game: GameContext, player: int) -> dict[str, Any]:
         return views.facts(self, game, player)
 
-    def view(self, game: Game) -> dict[str, Any]:
+    def view(self, game: GameContext) -> dict[str, Any]:
         return views.view(self, game)

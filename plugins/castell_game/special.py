@@ -22,7 +22,7 @@ from .questions import TowerQuestions
 from .tables import Tables
 
 if TYPE_CHECKING:
-    from castell_dsl.engine.game import Game
+    from castell_dsl.contract import GameContext
 
 
 class Perform(Handler):
@@ -55,7 +55,7 @@ class Perform(Handler):
             raise ActionSyntaxError(f"there is no local performance tile '{parts[0]}'")
         return self.action(tile, parse_levels(parts[2]))
 
-    def options(self, game: Game, player: int, spec: Record) -> list[Action]:
+    def options(self, game: GameContext, player: int, spec: Record) -> list[Action]:
         g = game.state["g"]
         pawn = g["pawns"][player]
         if pawn < 0:
@@ -67,7 +67,9 @@ class Perform(Handler):
                 out.append(self.action(tile, levels))
         return out
 
-    def check(self, game: Game, player: int, action: Action, spec: Record) -> Rejection | None:
+    def check(
+        self, game: GameContext, player: int, action: Action, spec: Record
+    ) -> Rejection | None:
         t = self.t
         g = game.state["g"]
         tile, levels = action.args[1], action.args[2]
@@ -109,7 +111,7 @@ class Perform(Handler):
             )
         return None
 
-    def apply(self, game: Game, player: int, action: Action, spec: Record) -> str | None:
+    def apply(self, game: GameContext, player: int, action: Action, spec: Record) -> str | None:
         t = self.t
         g = game.state["g"]
         tile, levels = action.args[1], action.args[2]
@@ -160,7 +162,7 @@ class Special(Handler):
             "`special perform TILE tower LEVELS`"
         )
 
-    def options(self, game: Game, player: int, spec: Record) -> list[Action]:
+    def options(self, game: GameContext, player: int, spec: Record) -> list[Action]:
         g = game.state["g"]
         if not game.granted and g["tokens"][player] <= 0:
             return []
@@ -176,7 +178,9 @@ class Special(Handler):
         out.extend(self.perform.options(game, player, spec))
         return out
 
-    def check(self, game: Game, player: int, action: Action, spec: Record) -> Rejection | None:
+    def check(
+        self, game: GameContext, player: int, action: Action, spec: Record
+    ) -> Rejection | None:
         g = game.state["g"]
         if not game.granted and g["tokens"][player] <= 0:
             return Rejection("no-token", "you have no special action token left")
@@ -187,7 +191,7 @@ class Special(Handler):
             return self.move.refusal(g, player, action.args[1], spec.move_to == "adjacent")
         return self.perform.check(game, player, action, spec)
 
-    def apply(self, game: Game, player: int, action: Action, spec: Record) -> str | None:
+    def apply(self, game: GameContext, player: int, action: Action, spec: Record) -> str | None:
         g = game.state["g"]
         granted = game.granted
         if not granted:

@@ -11,15 +11,15 @@ from .tables import Tables, calendar_spaces
 from .views import view
 
 if TYPE_CHECKING:
-    from castell_dsl.engine.game import Game
+    from castell_dsl.contract import GameContext
 
 
-def _draw(game: Game) -> int | None:
+def _draw(game: GameContext) -> int | None:
     """Draw one casteller from the bag (its size index), or None if the bag is empty."""
     return game.rng.draw(game.state["g"]["bag"])
 
 
-def deal(t: Tables, game: Game) -> None:
+def deal(t: Tables, game: GameContext) -> None:
     """C-3: fill the regions, place the wheel tiles, deal the calendar, the local
     performances and each player's castellers."""
     g = game.state["g"]
@@ -35,8 +35,8 @@ def deal(t: Tables, game: Game) -> None:
     # Calendar: tiles sorted by back, each group shuffled, dealt in calendar order (C-3.3).
     spaces = calendar_spaces(t.rules, game.players)
     by_back: dict[str, list[int]] = {}
-    for i, festival in enumerate(t.festivals):
-        by_back.setdefault(festival.back, []).append(i)
+    for i, tile in enumerate(t.festivals):
+        by_back.setdefault(tile.back, []).append(i)
     for group in by_back.values():
         rng.shuffle(group)
     tokens = list(t.size_token_pool)
@@ -62,7 +62,7 @@ def deal(t: Tables, game: Game) -> None:
         game.emit({"type": "deal", "view": view(t, game)})
 
 
-def refill(t: Tables, game: Game) -> None:
+def refill(t: Tables, game: GameContext) -> None:
     """C-7.1: top each region up to its setup count, in the fixed order, while the bag lasts."""
     g = game.state["g"]
     target = t.per_region[game.players]
@@ -79,7 +79,7 @@ def refill(t: Tables, game: Game) -> None:
         game.emit({"type": "refill", "drawn": drawn, "bag": sum(g["bag"])})
 
 
-def turn_wheel(t: Tables, game: Game) -> None:
+def turn_wheel(t: Tables, game: GameContext) -> None:
     """C-6.5: the wheel turns one slot."""
     g = game.state["g"]
     g["wheel_turns"] = (g["wheel_turns"] + t.turn_step) % len(t.wheel_tiles)
@@ -87,7 +87,7 @@ def turn_wheel(t: Tables, game: Game) -> None:
         game.emit({"type": "wheel", "slots": t.wheel_view(g)})
 
 
-def festivals(t: Tables, game: Game) -> None:
+def festivals(t: Tables, game: GameContext) -> None:
     """C-9: every festival of this round."""
     g = game.state["g"]
     for space_index, (rnd, festival, numbers) in enumerate(g["calendar"]):
@@ -95,7 +95,9 @@ def festivals(t: Tables, game: Game) -> None:
             run_festival(t, game, space_index, festival, numbers)
 
 
-def run_festival(t: Tables, game: Game, space: int, festival: int, numbers: list[int]) -> None:
+def run_festival(
+    t: Tables, game: GameContext, space: int, festival: int, numbers: list[int]
+) -> None:
     """C-9.2 … C-9.5: competitors, tower scores, best tower scores, prizes by the chart and
     size tokens."""
     g = game.state["g"]
@@ -156,7 +158,7 @@ def places(t: Tables, scores: dict[int, int]) -> dict[int, int]:
 
 
 def token_contenders(
-    t: Tables, game: Game, region: int, numbers: list[int], scores: dict[int, int]
+    t: Tables, game: GameContext, region: int, numbers: list[int], scores: dict[int, int]
 ) -> dict[int, int]:
     """The players contesting a festival's size tokens, with their tower scores there (C-9.5,
     `size_token_contenders`): the competitors, or every player whose pawn is in the region

@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING, Any
 from .tables import Tables
 
 if TYPE_CHECKING:
-    from castell_dsl.engine.game import Game
+    from castell_dsl.contract import GameContext
 
 
-def facts(t: Tables, game: Game, player: int) -> dict[str, Any]:
+def facts(t: Tables, game: GameContext, player: int) -> dict[str, Any]:
     """The values the rule file's scoring expressions read for one player (schema FACTS)."""
     g = game.state["g"]
     items = t.region_items
-    regions = set()
+    regions: set[int] = set()
     if "size_tokens" in items:
         regions.update(region for _n, region in g["size_tokens"][player])
     if "collected_tokens" in items:
@@ -34,7 +34,7 @@ def facts(t: Tables, game: Game, player: int) -> dict[str, Any]:
     }
 
 
-def view(t: Tables, game: Game) -> dict[str, Any]:
+def view(t: Tables, game: GameContext) -> dict[str, Any]:
     """Everything every player can see."""
     g = game.state["g"]
 
