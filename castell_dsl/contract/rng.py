@@ -29,12 +29,6 @@ def _mix(z: int) -> int:
     return z ^ (z >> 31)
 
 
-def next_u64(state: int) -> tuple[int, int]:
-    """(new state, 64 random bits)."""
-    state = (state + _GAMMA) & _MASK
-    return state, _mix(state)
-
-
 class Rng:
     """Draws from a generator whose state is stored in a mutable mapping under `key`.
 

@@ -511,7 +511,6 @@ class _Query:
         "n_sizes",
         "need_mask",
         "need_w",
-        "patterns_mixed",
         "plain_t",
         "pres",
         "ranks",
@@ -538,7 +537,6 @@ class _Query:
     n_sizes: int
     need_mask: int
     need_w: list[int]
-    patterns_mixed: bool
     plain_t: list[tuple]
     pres: list[int]
     ranks: _Ranks
@@ -583,7 +581,6 @@ def _prepare(
     q.plain_t, q.mixed_t = _pattern_tables(
         tb, counts, pres, q.match, req_mask, spread_on, w_level, w_match
     )
-    q.patterns_mixed = spread_on
     pres.reverse()  # pres[d - dist_below[p + 1]:] lists the positions <= p, from the highest
     q.reach = tb.win if spread_on else tb.one
     if not req_mask:
