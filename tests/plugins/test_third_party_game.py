@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -171,3 +172,20 @@ def test_the_example_uses_only_the_contract():
     pyproject = (EXAMPLE / "pyproject.toml").read_text()
     assert 'dependencies = ["castell-dsl"]' in pyproject
     assert 'pebbles = "castell_pebbles"' in pyproject
+
+
+def test_the_guide_shows_the_examples_real_code():
+    """docs/new-game.md walks through the example: each of its toml, castell and python blocks
+    is a piece of one of the example's files (up to layout: ruff formats the guide's python
+    excerpts on their own), so the guide cannot drift from the code."""
+    guide = (EXAMPLE.parents[1] / "new-game.md").read_text()
+    files = {
+        path.name: re.sub(r"\s+", "", path.read_text())
+        for path in EXAMPLE.rglob("*")
+        if path.suffix in (".py", ".toml", ".castell")
+    }
+    blocks = re.findall(r"```(python|toml|castell)\n(.*?)```", guide, re.S)
+    assert len(blocks) >= 8
+    for _lang, body in blocks:
+        squeezed = re.sub(r"\s+", "", body)
+        assert any(squeezed in text for text in files.values()), body[:200]

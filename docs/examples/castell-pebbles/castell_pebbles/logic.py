@@ -28,12 +28,19 @@ EMPTY_BONUS = 3
 
 
 class PebblesLogic(GameLogic):
+    """A Pebbles rule set's numbers, read once; the state itself lives in the game."""
+
     def __init__(self, rules: RuleSet):
         self.rules = rules
         heaps = rules.one("heaps")
         self.count = heaps.count
         self.low, self.high = heaps.sizes
-        self.most = rules.named("turn")["main"].action["take"].most
+        # For bots and hints; the engine hands `options` and `check` the turn's own `spec`.
+        self.most = max(
+            turn.action["take"].most
+            for turn in rules.named("turn").values()
+            if "take" in turn.action
+        )
         self.steps = {"restock": self.restock}
 
     def initial_state(self, game: GameContext) -> dict[str, Any]:
