@@ -282,10 +282,14 @@ class Game:
             if not used.get(before):
                 return Rejection("too-early", f"{plan.kind} comes after {before}")
         if plan.ends_turn:
+            # As in `legal_actions`: a required action holds the turn open only while it may
+            # be taken now (within its limit, its `after` done) and has options.
             for other in plans:
                 if (
                     other.required
                     and not used.get(other.kind)
+                    and (other.limit is None or used.get(other.kind, 0) < other.limit)
+                    and all(used.get(a) for a in other.after)
                     and self.logic.options(self, player, other.kind, other.spec)
                 ):
                     return Rejection("required-action", f"you must {other.kind} first")
@@ -352,10 +356,17 @@ class Game:
         self.state["rng"] = seed_state(seed)
 
     def _turn_exhausted(self) -> bool:
-        """True when the player can do nothing more (turns without an ending action)."""
+        """True when the player can do nothing more: nothing is listed, or (the fast path) an
+        ending action may be taken now. An ending action whose `after` is not done yet does
+        not hold the turn open, or a turn whose prerequisites became impossible (an empty
+        bag) would wait forever for a move nobody may make."""
         used = self.state["turn"]["used"]
         for plan in self._turn_plan():
-            if plan.ends_turn and (plan.limit is None or used.get(plan.kind, 0) < plan.limit):
+            if (
+                plan.ends_turn
+                and (plan.limit is None or used.get(plan.kind, 0) < plan.limit)
+                and all(used.get(a) for a in plan.after)
+            ):
                 return False
         return not self.legal_actions()
 
