@@ -175,7 +175,7 @@ def test_the_example_uses_only_the_contract():
 
 
 def test_the_guide_shows_the_examples_real_code():
-    """docs/new-game.md walks through the example: each of its toml, castell and python blocks
+    """docs/new-game.md walks through the example: each of its toml, castell and py blocks
     is a piece of one of the example's files (up to layout: ruff formats the guide's python
     excerpts on their own), so the guide cannot drift from the code."""
     guide = (EXAMPLE.parents[1] / "new-game.md").read_text()
@@ -184,7 +184,7 @@ def test_the_guide_shows_the_examples_real_code():
         for path in EXAMPLE.rglob("*")
         if path.suffix in (".py", ".toml", ".castell")
     }
-    blocks = re.findall(r"```(python|toml|castell)\n(.*?)```", guide, re.S)
+    blocks = re.findall(r"```(py|toml|castell)\n(.*?)```", guide, re.S)
     assert len(blocks) >= 8
     for _lang, body in blocks:
         squeezed = re.sub(r"\s+", "", body)
