@@ -51,7 +51,6 @@ SEED_RANGE = (-(2**63), 2**63 - 1)
 HUMAN = "you"
 
 
-
 class SaveError(Exception):
     """A save file that cannot be used; the message names what is wrong."""
 
