@@ -16,11 +16,10 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+from castell_jsonl import MAX_LINE, run_session
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from castell_jsonl import MAX_LINE, run_session
 
 from castell_dsl.cli import cli
 from castell_dsl.runtime.loading import load_rules
@@ -89,6 +88,7 @@ def test_json_lines_save_failures_are_replies_and_the_game_goes_on(home, target)
 def test_quit_to_an_unwritable_place_falls_back_and_says_so(home):
     session = _session(save_path=home / "a-file" / "game.json")
     code, replies = _jsonl(session, ["move Girona"])  # then the end of input
+    assert code == 0
     saved = replies[-1]
     assert saved["type"] == "saved" and saved["reason"] == "end of input"
     assert Path(saved["path"]) == home / "saves" / "last-game.json"
