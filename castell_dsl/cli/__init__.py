@@ -39,20 +39,24 @@ class LazyGroup(click.Group):
     def __init__(self, *args: Any, lazy: dict[str, tuple[str, str]] | None = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.lazy = dict(lazy or {})
-        self._plugins_added = False
+        self._plugins_added: object = None  # the Plugins whose commands were added
 
     def _add_plugin_commands(self) -> None:
         """Let each plugin add its commands, one plugin at a time: a plugin that fails is
         named and skipped, and a command name already taken (built-in or another plugin's)
         keeps its first owner, the clash reported naming both."""
-        if self._plugins_added:
-            return
-        self._plugins_added = True
         from ..runtime.plugins import HOOK_FAILURES, NameClash, PluginError, get_plugins
 
         plugins = get_plugins()
+        if self._plugins_added is plugins:
+            return
+        # Plugins were (re)loaded (`--no-plugins`, tests): forget the old plugins' commands.
+        for name in self.__dict__.get("_owners", {}):
+            self.commands.pop(name, None)
+        self.__dict__["_owners"] = {}
+        self._plugins_added = plugins
         caller = plugins.manager.hook.register_commands
-        for impl in reversed(caller.get_hookimpls()):
+        for impl in caller.get_hookimpls():  # registration order: the first claim wins
             guard = _CommandGuard(self, impl.plugin_name)
             try:
                 impl.function(**({"cli": guard} if "cli" in impl.argnames else {}))
@@ -85,11 +89,8 @@ class LazyGroup(click.Group):
         if name in self.lazy:
             module_name, attr = self.lazy[name][0].split(":")
             return getattr(importlib.import_module(module_name), attr)
-        command = super().get_command(ctx, name)
-        if command is None:
-            self._add_plugin_commands()
-            command = super().get_command(ctx, name)
-        return command
+        self._add_plugin_commands()
+        return super().get_command(ctx, name)
 
 
 class _CommandGuard:

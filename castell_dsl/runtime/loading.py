@@ -96,7 +96,12 @@ def provenance(rules: RuleSet) -> Provenance | None:
 def rule_path() -> RulePath:
     """The games' rule directories (from plugins), then the user's (`CASTELL_RULES_PATH`)."""
     directories: list[Path] = []
-    for result in get_plugins().collect("register_rule_paths"):
+    found = get_plugins().collect(
+        "register_rule_paths",
+        accept=lambda item: isinstance(item, (str, os.PathLike)) and "\0" not in str(item),
+        expected="a list of directories (str or Path)",
+    )
+    for result in found:
         path = Path(result)
         if path not in directories:
             directories.append(path)
@@ -107,9 +112,9 @@ def rule_path() -> RulePath:
 def default_rules() -> str:
     """The rule set commands use when none is given: the one a game plugin names through
     `default_rules` (the core names no game), or the only one installed."""
-    named = get_plugins().call("default_rules", tolerant=True)
+    named = [n for n in get_plugins().call("default_rules", tolerant=True) if isinstance(n, str)]
     if named:
-        return str(named[0])
+        return named[0]
     names = rule_path().rule_names()
     if len(names) == 1:
         return names[0]

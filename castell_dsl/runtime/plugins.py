@@ -132,15 +132,21 @@ class Plugins:
         hook_name: str,
         accept: Callable[[Any], bool] | None = None,
         expected: str = "",
+        registration_order: bool = False,
         **kwargs: Any,
     ) -> list[tuple[str, Any]]:
         """Call a `register_*` hook: (plugin, item) for every item of the lists it returns.
 
         A plugin failing here is skipped with a warning — one broken plugin must not take
         the others down — and so is each item `accept` refuses (a wrong type), named.
+        With `registration_order`, plugins come in the order they were registered (built-ins
+        first), the order in which names are claimed.
         """
         out: list[tuple[str, Any]] = []
-        for plugin, result in self.call(hook_name, tolerant=True, _pairs=True, **kwargs):
+        results = self.call(hook_name, tolerant=True, _pairs=True, **kwargs)
+        if registration_order:  # pluggy's call order is the reverse
+            results.reverse()
+        for plugin, result in results:
             items = list(result) if isinstance(result, (list, tuple)) else [result]
             for item in items:
                 if accept is not None and not accept(item):
@@ -303,7 +309,7 @@ class Registries:
         owners = self.owners.setdefault(what, {})
         expected = f"a list of {kind.__name__} with a name"
         for plugin, item in self._plugins.collect_from(
-            hook, accept=lambda x: _valid(x, kind), expected=expected
+            hook, accept=lambda x: _valid(x, kind), expected=expected, registration_order=True
         ):
             if item.name in items:
                 clash = NameClash(what, item.name, owners[item.name], plugin)
