@@ -28,8 +28,9 @@ COMMANDS = {
     "play": ("castell_dsl.cli.play:play", "Play a game against bots or friends."),
 }
 
-#: Exit codes: 0 success, 1 the input has errors (rule files, saves), 2 usage errors.
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+#: Exit codes: 0 success, 1 the input has errors (rule files, saves), 2 usage errors; 70 is
+#: reserved for bugs ("internal error").
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 
 
 class LazyGroup(click.Group):
@@ -38,18 +39,32 @@ class LazyGroup(click.Group):
     def __init__(self, *args: Any, lazy: dict[str, tuple[str, str]] | None = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.lazy = dict(lazy or {})
-        self._plugins_added = False
+        self._plugins_added: object = None  # the Plugins whose commands were added
 
     def _add_plugin_commands(self) -> None:
-        if self._plugins_added:
-            return
-        self._plugins_added = True
-        from ..runtime.plugins import PluginError, get_plugins
+        """Let each plugin add its commands, one plugin at a time: a plugin that fails is
+        named and skipped, and a command name already taken (built-in or another plugin's)
+        keeps its first owner, the clash reported naming both."""
+        from ..runtime.plugins import HOOK_FAILURES, NameClash, PluginError, get_plugins
 
-        try:
-            get_plugins().call("register_commands", cli=self)
-        except PluginError as exc:
-            click.echo(f"castell: warning: {exc}", err=True)
+        plugins = get_plugins()
+        if self._plugins_added is plugins:
+            return
+        # Plugins were (re)loaded (`--no-plugins`, tests): forget the old plugins' commands.
+        for name in self.__dict__.get("_owners", {}):
+            self.commands.pop(name, None)
+        self.__dict__["_owners"] = {}
+        self._plugins_added = plugins
+        caller = plugins.manager.hook.register_commands
+        for impl in caller.get_hookimpls():  # registration order: the first claim wins
+            guard = _CommandGuard(self, impl.plugin_name)
+            try:
+                impl.function(**({"cli": guard} if "cli" in impl.argnames else {}))
+            except HOOK_FAILURES as exc:
+                plugins.fail(PluginError(impl.plugin_name, "register_commands", exc))
+            for name, owner in guard.clashes:
+                clash = NameClash("command", name, owner, impl.plugin_name)
+                plugins.fail(PluginError(impl.plugin_name, "register_commands", clash))
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         self._add_plugin_commands()
@@ -74,11 +89,49 @@ class LazyGroup(click.Group):
         if name in self.lazy:
             module_name, attr = self.lazy[name][0].split(":")
             return getattr(importlib.import_module(module_name), attr)
-        command = super().get_command(ctx, name)
-        if command is None:
-            self._add_plugin_commands()
-            command = super().get_command(ctx, name)
-        return command
+        self._add_plugin_commands()
+        return super().get_command(ctx, name)
+
+
+class _CommandGuard:
+    """What a plugin's `register_commands` sees as `cli`: the group, except that adding a
+    command whose name is taken is refused (and recorded) instead of replacing it."""
+
+    def __init__(self, group: LazyGroup, plugin: str):
+        self._group = group
+        self._plugin = plugin
+        self.clashes: list[tuple[str, str]] = []
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        name = name or cmd.name or ""
+        owners = self._group.__dict__.setdefault("_owners", {})
+        if name in self._group.lazy:
+            self.clashes.append((name, "castell (built-in)"))
+            return
+        if name in self._group.commands:
+            self.clashes.append((name, owners.get(name, "another plugin")))
+            return
+        owners[name] = self._plugin
+        self._group.add_command(cmd, name)
+
+    def command(self, *args: Any, **kwargs: Any) -> Any:
+        def decorator(func: Any) -> click.Command:
+            cmd = click.command(*args, **kwargs)(func)
+            self.add_command(cmd)
+            return cmd
+
+        return decorator
+
+    def group(self, *args: Any, **kwargs: Any) -> Any:
+        def decorator(func: Any) -> click.Group:
+            cmd = click.group(*args, **kwargs)(func)
+            self.add_command(cmd)
+            return cmd
+
+        return decorator
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self._group, attr)
 
 
 @click.group(
@@ -131,16 +184,48 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:
         if os.environ.get("CASTELL_DEBUG"):
             raise
-        from ..runtime.plugins import PluginError
-
-        if isinstance(exc, PluginError):
-            click.echo(f"castell: error: {exc}", err=True)
-            click.echo("  (disable it with CASTELL_DISABLE_PLUGINS or --no-plugins)", err=True)
-            return EXIT_FAILED
+        code = expected_failure(exc)
+        if code is not None:
+            return code
         click.echo(f"castell: internal error: {type(exc).__name__}: {exc}", err=True)
         click.echo("  (run with CASTELL_DEBUG=1 for the traceback, and please report it)", err=True)
-        return 70
+        return EXIT_INTERNAL
     return result if isinstance(result, int) else EXIT_OK
+
+
+def expected_failure(exc: BaseException) -> int | None:
+    """The one error boundary: an expected failure that a command did not handle itself is
+    printed as a located message and given its exit code (1: the input has errors, 2: a
+    usage error); None for anything else, which is a bug and reported as an internal error.
+    """
+    from ..language.diagnostics import RuleError
+    from ..runtime.bots import BotSpecError
+    from ..runtime.games import GameSetupError, MechanicsNotFound
+    from ..runtime.plugins import PluginError
+    from ..runtime.saves import SaveError
+    from ..runtime.simulation import SchedulerError
+
+    if isinstance(exc, PluginError):
+        click.echo(f"castell: error: {exc}", err=True)
+        click.echo("  (disable it with CASTELL_DISABLE_PLUGINS or --no-plugins)", err=True)
+        return EXIT_FAILED
+    if isinstance(exc, RuleError):
+        from ..language.diagnostics import render_text
+
+        for diag in exc.diagnostics:
+            click.echo(render_text(diag, None), err=True)
+        return EXIT_FAILED
+    if isinstance(exc, (SaveError, MechanicsNotFound)):
+        click.echo(f"castell: error: {exc}", err=True)
+        return EXIT_FAILED
+    if isinstance(exc, (BotSpecError, GameSetupError, SchedulerError)):
+        click.echo(f"castell: error: {exc}", err=True)
+        return EXIT_USAGE
+    if isinstance(exc, OSError):  # a file a command was given cannot be read or written
+        where = f"{exc.filename}: " if exc.filename else ""
+        click.echo(f"castell: error: {where}{exc.strerror or exc}", err=True)
+        return EXIT_FAILED
+    return None
 
 
 def run() -> None:

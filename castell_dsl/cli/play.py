@@ -36,10 +36,11 @@ def play(ctx: click.Context, **options: Any) -> None:
     from pathlib import Path
 
     from ..runtime.bots import BotSpecError
-    from ..runtime.loading import load_report
+    from ..runtime.games import GameSetupError
+    from ..runtime.loading import default_rules, load_report
     from ..runtime.plugins import registries
     from ..runtime.saves import SaveError
-    from ..runtime.session import Session, parse_seats
+    from ..runtime.session import Session, check_save_path, parse_seats, save_problem
 
     settings = load_config_or_exit(ctx, options.pop("config"), "play", options)
     frontends = registries().frontends
@@ -47,7 +48,16 @@ def play(ctx: click.Context, **options: Any) -> None:
     frontend = frontends.get(name)
     if frontend is None:
         _error(ctx, f"unknown front-end '{name}' (front-ends: {', '.join(sorted(frontends))})")
-    save_to = Path(settings["save_to"]) if settings.get("save_to") else None
+    assert frontend is not None
+    save_to = None
+    if settings.get("save_to"):
+        try:
+            save_to = check_save_path(settings["save_to"])
+        except SaveError as exc:
+            _error(ctx, f"--save-to: {exc}")
+        problem = save_problem(Path(save_to)) if save_to is not None else None
+        if problem:  # warn now; quit and the end of input will save elsewhere and say where
+            click.echo(f"castell play: warning: --save-to {save_to}: {problem}", err=True)
     seats_text = settings.get("players")
     try:
         if settings.get("load_path"):
@@ -56,13 +66,15 @@ def play(ctx: click.Context, **options: Any) -> None:
             if save_to is not None:
                 session.save_path = save_to
         else:
-            report = load_report(settings.get("rules", "castell"), settings.get("variants", ()))
-            if not report.ok:
+            rules_name = settings.get("rules") or default_rules()
+            report = load_report(rules_name, settings.get("variants", ()))
+            if not report.ok or report.rules is None:
                 from .rules import print_diagnostics
 
                 print_diagnostics(report)
                 ctx.exit(EXIT_FAILED)
             rules = report.rules
+            assert rules is not None
             seats = parse_seats(seats_text or "you,greedy,mcts")
             low, high = rules.game.players
             if not low <= len(seats) <= high:
@@ -71,8 +83,10 @@ def play(ctx: click.Context, **options: Any) -> None:
             if seed is None:
                 seed = secrets.randbelow(1_000_000)
             session = Session(rules, len(seats), seed, seats, save_path=save_to)
-    except BotSpecError as exc:
+    except (BotSpecError, GameSetupError) as exc:
         _error(ctx, str(exc))
     except SaveError as exc:
         _error(ctx, str(exc), EXIT_FAILED)
+    except ValueError as exc:  # seats that do not fit the game ("3 seats for 2 players")
+        _error(ctx, str(exc))
     ctx.exit(frontend.run(session))

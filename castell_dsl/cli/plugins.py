@@ -29,14 +29,25 @@ def hook_reference() -> str:
 
 
 def plugin_table() -> list[dict[str, Any]]:
+    """One row per plugin: where it comes from, its hooks, what it provides, and every way it
+    failed (at import, in a hook, a wrong type, a name another plugin already has)."""
     from ..runtime.plugins import get_plugins, registries
 
     plugins = get_plugins()
-    registries().load_all()  # the register_* hooks run now, recording plugins that fail
-    provided = _provided(plugins)
-    failures = {}
+    found = registries()
+    found.load_all()  # the register_* hooks run now, recording plugins that fail
+    provided: dict[str, dict[str, list[str]]] = {}
+    for label, owners in (
+        ("mechanics", found.owners.get("mechanics", {})),
+        ("variants", found.owners.get("variant", {})),
+        ("bots", found.owners.get("bot", {})),
+        ("frontends", found.owners.get("frontend", {})),
+    ):
+        for name, plugin in owners.items():
+            provided.setdefault(plugin, {}).setdefault(label, []).append(name)
+    failures: dict[str, list[str]] = {}
     for failure in plugins.failures:
-        failures.setdefault(failure.plugin, str(failure))
+        failures.setdefault(failure.plugin, []).append(str(failure))
     rows = []
     for name, info in sorted(plugins.infos.items()):
         row: dict[str, Any] = {
@@ -48,32 +59,14 @@ def plugin_table() -> list[dict[str, Any]]:
             row["version"] = info.version
         if provided.get(name):
             row["provides"] = provided[name]
-        if info.error:
-            row["error"] = f"failed to load: {info.error}"
-        elif name in failures:
-            row["error"] = failures[name]
+        problems = ([f"failed to load: {info.error}"] if info.error else []) + failures.get(
+            name, []
+        )
+        if problems:
+            row["error"] = problems[0]
+            row["failures"] = problems
         rows.append(row)
     return rows
-
-
-def _provided(plugins: Any) -> dict[str, dict[str, list[str]]]:
-    """What each plugin registers, by plugin name (mechanics, variants, bots, front-ends)."""
-    out: dict[str, dict[str, list[str]]] = {}
-    for hook, label in (
-        ("register_mechanics", "mechanics"),
-        ("register_variants", "variants"),
-        ("register_bots", "bots"),
-        ("register_frontends", "frontends"),
-    ):
-        caller = getattr(plugins.manager.hook, hook)
-        for impl in caller.get_hookimpls():
-            try:
-                items = impl.function()
-            except Exception:  # reported by `castell plugins` through the load errors
-                continue
-            names = [getattr(item, "name", str(item)) for item in items or ()]
-            out.setdefault(impl.plugin_name, {})[label] = names
-    return out
 
 
 @click.command("plugins")
@@ -90,6 +83,7 @@ def plugins_command(ctx: click.Context, fmt: str, reference: bool) -> None:
         click.echo(json.dumps({"plugins": rows}, indent=1))
         ctx.exit(EXIT_OK)
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     table = Table(title="castell plugins")
@@ -99,8 +93,9 @@ def plugins_command(ctx: click.Context, fmt: str, reference: bool) -> None:
     table.add_column("provides")
     for row in rows:
         provides = "; ".join(f"{k}: {', '.join(v)}" for k, v in row.get("provides", {}).items())
-        if "error" in row:
-            provides = f"[red]{row['error']}[/red]"
+        if "failures" in row:
+            shown = "\n".join(escape(f) for f in row["failures"])
+            provides = (provides + "\n" if provides else "") + f"[red]{shown}[/red]"
         table.add_row(row["name"], row["source"], ", ".join(row["hooks"]), provides)
     Console().print(table)
     ctx.exit(EXIT_OK)

@@ -13,15 +13,24 @@ from . import EXIT_FAILED, EXIT_OK
 @click.argument("savefile", type=click.Path(dir_okay=False))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 @click.option("--events", is_flag=True, help="Also print every event (json) or log line (text).")
+@click.option(
+    "--rules", "rules_path", default=None,
+    help="The rule file to use instead of the one the save names (moved, or an old save).",
+)  # fmt: skip
 @click.pass_context
-def replay(ctx: click.Context, savefile: str, fmt: str, events: bool) -> None:
-    """Replay SAVEFILE's actions, check the final state hash, and print the result."""
+def replay(
+    ctx: click.Context, savefile: str, fmt: str, events: bool, rules_path: str | None
+) -> None:
+    """Replay SAVEFILE's actions, check the final state hash, and print the result.
+
+    The result printed is the replay's, never the file's own `result` or `over`.
+    """
     from ..runtime.saves import SaveError, read_save
     from ..runtime.saves import replay as run_replay
 
     try:
         record = read_save(savefile)
-        game = run_replay(record, record_events=events)
+        game = run_replay(record, record_events=events, rules_path=rules_path)
     except SaveError as exc:
         click.echo(f"castell replay: error: {exc}", err=True)
         ctx.exit(EXIT_FAILED)

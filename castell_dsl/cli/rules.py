@@ -109,16 +109,21 @@ def rules() -> None:
 
 
 @rules.command("show")
-@click.argument("name_or_path", default="castell")
+@click.argument("name_or_path", required=False)
 @click.option("--variant", "variants", multiple=True, help="Apply a variant (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 @click.option("--diff", "show_diff", is_flag=True, help="Show only what the variants change.")
 @click.pass_context
-def show(ctx: click.Context, name_or_path: str, variants: tuple[str, ...], fmt: str, show_diff):
-    """Print the compiled rule set NAME_OR_PATH (default: castell), variants applied.
+def show(
+    ctx: click.Context, name_or_path: str | None, variants: tuple[str, ...], fmt: str, show_diff
+) -> None:
+    """Print the compiled rule set NAME_OR_PATH (default: the default game's), variants applied.
 
     This is what the engine runs: an author can see what a variant file really changes.
     """
+    from ..runtime.loading import default_rules
+
+    name_or_path = name_or_path or default_rules()
     compiled = load_or_exit(ctx, name_or_path, variants)
     data = compiled.to_json()
     if show_diff:

@@ -41,14 +41,15 @@ def simulate(ctx: click.Context, **options: Any) -> None:
     The same options give the same results, byte for byte, whatever --jobs is.
     """
     from ..runtime.bots import BotSpecError, make_bot
-    from ..runtime.loading import load_report
-    from ..runtime.simulation import SimulationSpec
+    from ..runtime.games import GameSetupError, start_game
+    from ..runtime.loading import default_rules, load_report
+    from ..runtime.simulation import SchedulerError, SimulationSpec, connect_scheduler
     from ..runtime.simulation import simulate as run
 
     settings = load_config_or_exit(ctx, options.pop("config"), "simulate", options)
     games = settings.get("games", 100)
     players = settings.get("players", 4)
-    rules_name = settings.get("rules", "castell")
+    rules_name = settings.get("rules") or default_rules()
     variants = tuple(settings.get("variants", ()))
     fmt = settings.get("format", "text")
     jobs = settings.get("jobs", 1)
@@ -59,6 +60,7 @@ def simulate(ctx: click.Context, **options: Any) -> None:
         print_diagnostics(report)
         ctx.exit(EXIT_FAILED)
     rules = report.rules
+    assert rules is not None
     low, high = rules.game.players
     if not low <= players <= high:
         _error(ctx, f"{rules.game.title} is for {low} to {high} players, not {players}")
@@ -68,20 +70,31 @@ def simulate(ctx: click.Context, **options: Any) -> None:
     if len(bots) != players:
         _error(ctx, f"--bots names {len(bots)} bots for {players} players")
     try:
-        for seat, spec in enumerate(bots):
-            make_bot(spec, rules, seat, 0)
+        for seat, bot_spec in enumerate(bots):
+            make_bot(bot_spec, rules, seat, 0)
     except BotSpecError as exc:
         _error(ctx, str(exc))
+    seed = settings.get("seed", 0)
+    try:  # the mechanics may refuse these options (Calico's low-luck with 3-4 players)
+        start_game(rules, players, seed, record_events=False)
+    except GameSetupError as exc:
+        _error(ctx, str(exc))
+    save_dir = options.get("save_dir")
+    if save_dir is not None:
+        problem = _save_dir_problem(save_dir)
+        if problem:
+            click.echo(f"castell simulate: error: --save {save_dir}: {problem}", err=True)
+            ctx.exit(EXIT_FAILED)
     spec = SimulationSpec(
-        rules_name, variants, players, tuple(bots), settings.get("seed", 0), games,
-        options.get("save_dir"),
+        rules_name, variants, players, tuple(bots), seed, games, save_dir,
     )  # fmt: skip
     scheduler = settings.get("scheduler")
+    client = None
     if scheduler:
-        import importlib.util
-
-        if importlib.util.find_spec("distributed") is None:
-            _error(ctx, 'Dask is not installed: pip install "castell-dsl[dask]"')
+        try:
+            client = connect_scheduler(scheduler)
+        except SchedulerError as exc:
+            _error(ctx, str(exc))
 
     lines: list[dict] = []
     show_progress = fmt == "text" and not options.get("no_progress") and sys.stderr.isatty()
@@ -98,7 +111,7 @@ def simulate(ctx: click.Context, **options: Any) -> None:
     if progress is not None:
         progress.start()
     try:
-        summary = run(spec, jobs=jobs, scheduler=scheduler, on_line=on_line)
+        summary = run(spec, jobs=jobs, scheduler=client, on_line=on_line)
     finally:
         if progress is not None:
             progress.stop()
@@ -107,6 +120,23 @@ def simulate(ctx: click.Context, **options: Any) -> None:
     elif fmt == "text":
         _print_summary(summary.to_json(), rules, spec, jobs)
     ctx.exit(EXIT_OK)
+
+
+def _save_dir_problem(path: str) -> str | None:
+    """Why save files cannot be written in `path` (created if missing), or None."""
+    import os
+    from pathlib import Path
+
+    directory = Path(path)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except (OSError, ValueError) as exc:
+        return f"cannot create the directory ({getattr(exc, 'strerror', None) or exc})"
+    if not directory.is_dir():
+        return "is not a directory"
+    if not os.access(directory, os.W_OK | os.X_OK):
+        return "the directory is not writable"
+    return None
 
 
 def _progress(total: int) -> Any:

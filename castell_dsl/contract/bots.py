@@ -74,6 +74,9 @@ class BotFactory:
     create: Callable[..., Bot]
     #: Settings the bot accepts, with their default values (documented in `castell plugins`).
     settings: Mapping[str, Any] = field(default_factory=dict)
+    #: The (low, high) range of numeric settings: a spec outside it (on the command line, in a
+    #: config or a save) is refused, so no seat can ask for a decision that never ends.
+    ranges: Mapping[str, tuple[float, float]] = field(default_factory=dict)
 
 
 def bot_seed(game_seed: int, seat: int) -> int:

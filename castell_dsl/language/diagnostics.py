@@ -70,6 +70,7 @@ CODES: dict[str, str] = {
     "E0273": "conflicting variants",
     "E0274": "unknown variant",
     "E0275": "misplaced extends or include",
+    "E0280": "a plugin failed",
     # Expressions.
     "E0290": "unknown function",
     "E0291": "wrong number of arguments",

@@ -3,10 +3,18 @@
 Bots are registered by plugins (`register_bots`; the types are in `castell_dsl.contract`). A
 spec names a factory and its settings; the bot's own randomness is seeded from the game seed and
 its seat, so a simulation is reproducible whatever runs it (one process or many).
+
+A spec comes from people and from files (`--players`, `--bots`, YAML configs, the `seats` of a
+save), so it is checked before any bot is built: the settings must be ones the factory
+declares, of the type of their default, and within the range the factory declares in its
+`ranges` (`{"iterations": (1, 20_000)}`). A save that seats `mcts:iterations=1000000000` is
+refused with a message instead of hanging `play --load`.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..contract import Bot, bot_seed
@@ -16,6 +24,9 @@ from .plugins import registries
 if TYPE_CHECKING:
     from ..language.ruleset import RuleSet
 
+#: Longest bot spec accepted (a spec is a name and a few settings).
+MAX_SPEC_CHARS = 200
+
 
 class BotSpecError(ValueError):
     """A `--players`/`--bots` entry that names no bot or gives a bad setting."""
@@ -23,6 +34,10 @@ class BotSpecError(ValueError):
 
 def parse_bot_spec(text: str) -> tuple[str, dict[str, Any]]:
     """`mcts:iterations=200,c=1.4` → ("mcts", {"iterations": 200, "c": 1.4})."""
+    if not isinstance(text, str):
+        raise BotSpecError(f"a bot spec is text, not {type(text).__name__}")
+    if len(text) > MAX_SPEC_CHARS:
+        raise BotSpecError(f"bot spec of {len(text)} characters is too long")
     name, _, rest = text.strip().partition(":")
     settings: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
@@ -42,8 +57,37 @@ def _value(text: str) -> Any:
     return text
 
 
-def make_bot(spec: str, rules: RuleSet, seat: int, game_seed: int) -> Bot:
-    """A bot for `seat` from a spec such as `random` or `mcts:iterations=200`."""
+def setting_ranges(factory: Any) -> Mapping[str, tuple[float, float]]:
+    """The (low, high) range of each setting a factory declares (`BotFactory.ranges`; a
+    plugin's factory of another type may have none)."""
+    ranges = getattr(factory, "ranges", None)
+    return ranges if isinstance(ranges, Mapping) else {}
+
+
+def _check_setting(bot: str, key: str, value: Any, default: Any, bounds: Any) -> Any:
+    """The setting's value, converted to its default's type, or a BotSpecError saying why not."""
+    if isinstance(default, bool):
+        if not isinstance(value, bool) and value not in (0, 1):
+            raise BotSpecError(f"bot '{bot}': '{key}' must be 0 or 1, not {value!r}")
+        value = bool(value)
+    elif isinstance(default, int):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise BotSpecError(f"bot '{bot}': '{key}' must be a whole number, not {value!r}")
+    elif isinstance(default, float):
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise BotSpecError(f"bot '{bot}': '{key}' must be a number, not {value!r}")
+        value = float(value)
+        if not math.isfinite(value):
+            raise BotSpecError(f"bot '{bot}': '{key}' must be a finite number, not {value!r}")
+    if bounds is not None:
+        low, high = bounds
+        if not (isinstance(value, (int, float)) and low <= value <= high):
+            raise BotSpecError(f"bot '{bot}': '{key}' must be from {low} to {high}, not {value!r}")
+    return value
+
+
+def checked_settings(spec: str) -> tuple[Any, dict[str, Any]]:
+    """The factory a spec names and its complete settings, every one checked (BotSpecError)."""
     name, settings = parse_bot_spec(spec)
     factories = registries().bots
     factory = factories.get(name)
@@ -60,5 +104,19 @@ def make_bot(spec: str, rules: RuleSet, seat: int, game_seed: int) -> Bot:
             f"bot '{name}' has no setting '{unknown[0]}'"
             + (f" (settings: {', '.join(factory.settings)})" if factory.settings else "")
         )
-    merged = {**factory.settings, **settings}
+    ranges = setting_ranges(factory)
+    merged = dict(factory.settings)
+    for key, value in settings.items():
+        merged[key] = _check_setting(name, key, value, factory.settings[key], ranges.get(key))
+    return factory, merged
+
+
+def check_bot_spec(spec: str) -> None:
+    """Refuse (BotSpecError) a spec that `make_bot` would refuse, without building a bot."""
+    checked_settings(spec)
+
+
+def make_bot(spec: str, rules: RuleSet, seat: int, game_seed: int) -> Bot:
+    """A bot for `seat` from a spec such as `random` or `mcts:iterations=200`."""
+    factory, merged = checked_settings(spec)
     return factory.create(rules=rules, seat=seat, seed=bot_seed(game_seed, seat), **merged)

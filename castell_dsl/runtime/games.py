@@ -21,6 +21,11 @@ class MechanicsNotFound(LookupError):
     """The rule set names a mechanics that no installed plugin provides."""
 
 
+class GameSetupError(ValueError):
+    """The rules or their mechanics refuse these options (e.g. Calico's low-luck variant
+    with 3 or 4 players): an expected failure with a message, not a bug."""
+
+
 @lru_cache(maxsize=64)
 def logic_for(rules: RuleSet) -> GameLogic:
     """The mechanics' compiled logic for a rule set (built once per rule set)."""
@@ -50,11 +55,21 @@ def start_game(
             hook(game=game, event=event)
 
         listeners.append(tell_plugins)
-    return Game(
-        rules,
-        logic_for(rules),
-        players,
-        seed,
-        record_events=record_events,
-        observers=listeners,
-    )
+    logic = logic_for(rules)
+    try:
+        return Game(
+            rules,
+            logic,
+            players,
+            seed,
+            record_events=record_events,
+            observers=listeners,
+        )
+    except GameSetupError:
+        raise
+    except ValueError as exc:  # the engine's or the mechanics' refusal of these options
+        message = str(exc)
+        title = str(rules.game.title)
+        raise GameSetupError(
+            message if message.startswith(title) else f"{title}: {message}"
+        ) from exc

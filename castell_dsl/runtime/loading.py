@@ -6,11 +6,19 @@ directories games register through `register_rule_paths`, then `CASTELL_RULES_PA
 variant names are per game), compiles, then lets code variants and `adjust_rules` hooks
 adjust the result. Compiled rule sets are cached per process, keyed by the files' contents'
 modification times, so bots and simulations pay for compilation once.
+
+Every rule set loaded here remembers its `Provenance`: the file actually given (absolute path,
+content hash, and the name when it was found by name), each variant, and every file read. A
+save records it, so a game played with `--rules my-variant.castell` (a file that `extends`)
+is reloaded from that file, from any working directory, and a refusal names the file that
+changed rather than only "the rules have changed".
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,14 +34,74 @@ from .plugins import PluginError, get_plugins, registries
 
 #: Errors after which compiling would only add noise (a file is missing or unreadable).
 FATAL_LOAD_CODES = frozenset(
-    [f"E01{n:02d}" for n in range(100)] + ["E0270", "E0271", "E0274", "E0275"]
+    [f"E01{n:02d}" for n in range(100)] + ["E0270", "E0271", "E0274", "E0275", "E0280"]
 )
+
+#: The code of a rule diagnostic that reports a plugin's failure (not the rule file's).
+PLUGIN_FAILED = "E0280"
+
+
+@dataclass(frozen=True)
+class FileIdentity:
+    """One file by absolute path and the SHA-256 of its bytes (None: it could not be read)."""
+
+    path: str
+    sha256: str | None
+
+    @classmethod
+    def of(cls, path: str | os.PathLike) -> FileIdentity:
+        resolved = Path(path).resolve()
+        return cls(str(resolved), file_sha256(resolved))
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Which files a rule set was compiled from, as played: what saves record.
+
+    `file` is the rule file actually given (for `--rules my-variant.castell`, that file, not
+    the base it extends); `bundled` is the rule set's name when it was found by name on the
+    rule path (so a reinstalled game is still found); `variants` are (name, file) pairs, the
+    file None for a plugin's code variant; `files` is every file read (extends chain,
+    includes, variant files), to say which one changed.
+    """
+
+    given: str
+    file: FileIdentity
+    bundled: str | None
+    variants: tuple[tuple[str, FileIdentity | None], ...]
+    files: tuple[FileIdentity, ...]
+
+
+def file_sha256(path: str | os.PathLike) -> str | None:
+    """The content hash of a file, or None when it cannot be read (gone, unreadable)."""
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 16), b""):
+                digest.update(block)
+    except (OSError, ValueError):
+        return None
+    return "sha256:" + digest.hexdigest()
+
+
+_PROVENANCE: weakref.WeakKeyDictionary[RuleSet, Provenance] = weakref.WeakKeyDictionary()
+
+
+def provenance(rules: RuleSet) -> Provenance | None:
+    """Where a rule set loaded by `load_report`/`load_rules` came from (None for one built
+    another way, e.g. in a test from text)."""
+    return _PROVENANCE.get(rules)
 
 
 def rule_path() -> RulePath:
     """The games' rule directories (from plugins), then the user's (`CASTELL_RULES_PATH`)."""
     directories: list[Path] = []
-    for result in get_plugins().collect("register_rule_paths"):
+    found = get_plugins().collect(
+        "register_rule_paths",
+        accept=lambda item: isinstance(item, (str, os.PathLike)) and "\0" not in str(item),
+        expected="a list of directories (str or Path)",
+    )
+    for result in found:
         path = Path(result)
         if path not in directories:
             directories.append(path)
@@ -44,9 +112,9 @@ def rule_path() -> RulePath:
 def default_rules() -> str:
     """The rule set commands use when none is given: the one a game plugin names through
     `default_rules` (the core names no game), or the only one installed."""
-    named = get_plugins().call("default_rules", tolerant=True)
+    named = [n for n in get_plugins().call("default_rules", tolerant=True) if isinstance(n, str)]
     if named:
-        return str(named[0])
+        return named[0]
     names = rule_path().rule_names()
     if len(names) == 1:
         return names[0]
@@ -124,11 +192,13 @@ def load_report(
     loader = Loader(path_rules, diags)
     defs = loader.load(path)
     code_variants = []
+    variant_files: list[tuple[str, FileIdentity | None]] = []
     known = registries().variants
     chain = [path, *(Path(f) for f in defs.files)]  # variants live beside the rules they change
     for name in variants:
         if name in known:
             code_variants.append(known[name])
+            variant_files.append((name, None))
             continue
         variant_file = path_rules.find_variant(name, chain)
         if variant_file is None:
@@ -140,6 +210,7 @@ def load_report(
                 did_you_mean(name, names) or f"variants: {', '.join(names) or 'none'}",
             )
             continue
+        variant_files.append((name, FileIdentity.of(variant_file)))
         loader.apply_variant(defs, name, variant_file)
     rules = None
     if not any(d.is_error and d.code in FATAL_LOAD_CODES for d in diags):
@@ -152,6 +223,15 @@ def load_report(
         display_path(path), rules, diags.sorted(), dict(defs.sources), loader.files_read()
     )
     report.sources.update(loader.sources)
+    if rules is not None:
+        bundled = None if (is_path_like(shown) or Path(shown).exists()) else shown
+        _PROVENANCE[rules] = Provenance(
+            given=shown,
+            file=FileIdentity.of(path),
+            bundled=bundled,
+            variants=tuple(variant_files),
+            files=tuple(FileIdentity.of(f) for f in report.files),
+        )
     return report
 
 
@@ -185,7 +265,9 @@ def _apply_code_variants(
         diags.error("E0273", str(exc), span, "combine their changes in one variant file")
         return None
     except PluginError as exc:
-        diags.error("E0274", str(exc), span, "disable the plugin with CASTELL_DISABLE_PLUGINS")
+        diags.error(
+            PLUGIN_FAILED, str(exc), span, "disable the plugin with CASTELL_DISABLE_PLUGINS"
+        )
         return None
     adjusted = editor.rules
     if editor.changed:

@@ -2,8 +2,19 @@
 
 Plugins are discovered through the `castell_dsl` entry-point group — the built-in ones too, so
 removing a built-in from `pyproject.toml` removes its feature and nothing else. A plugin that
-fails to import, or raises inside a hook, is reported by name (plugin and hook), never as a bare
-traceback.
+fails in any way is named and skipped, and the rest keeps working:
+
+- an exception at import, even `SystemExit` or `KeyboardInterrupt` (a plugin calling
+  `sys.exit()` at import must not silently end every command), skips the plugin;
+- a `register_*` hook that raises, or returns something other than a list of the contract's
+  type (`Mechanics`, `Variant`, `BotFactory`, `Frontend`; paths for `register_rule_paths`),
+  has its result skipped, item by item;
+- a name another plugin already registered (a bot, variant, front-end or mechanics) keeps
+  its first owner — built-in plugins register first, so no plugin can take over `random` —
+  and the clash is reported naming both plugins.
+
+Every failure is a `PluginError` in `Plugins.failures`, printed once as a warning and listed
+by `castell plugins`; when one becomes a rule diagnostic it has code E0280.
 
 Debugging switches:
 - `CASTELL_DISABLE_PLUGINS=name,name` skips those entry points;
@@ -15,7 +26,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib import metadata
@@ -40,6 +51,29 @@ class PluginError(Exception):
         )
 
 
+class NameClash(Exception):
+    """Two plugins registered the same name; the first keeps it."""
+
+    def __init__(self, what: str, name: str, owner: str, other: str):
+        self.what, self.name, self.owner, self.other = what, name, owner, other
+        super().__init__(
+            f"{what} '{name}' is already registered by plugin '{owner}'; plugin '{other}' "
+            f"registers it too and its {what} is skipped"
+        )
+
+
+class WrongType(TypeError):
+    """A registration hook returned something that is not what its spec asks for."""
+
+
+#: Exceptions a plugin's import may raise that must not end the command. KeyboardInterrupt
+#: is among them: raised at import it is the plugin's doing, not the user's Ctrl-C.
+IMPORT_FAILURES: tuple[type[BaseException], ...] = (Exception, SystemExit, KeyboardInterrupt)
+#: Exceptions a hook may raise that are the plugin's failure (SystemExit too: a hook must
+#: not end the command).
+HOOK_FAILURES: tuple[type[BaseException], ...] = (Exception, SystemExit)
+
+
 @dataclass
 class PluginInfo:
     name: str
@@ -59,9 +93,12 @@ class Plugins:
     trace: bool = False
     failures: list[PluginError] = field(default_factory=list)
 
-    def call(self, hook_name: str, *, tolerant: bool = False, **kwargs: Any) -> list[Any]:
+    def call(
+        self, hook_name: str, *, tolerant: bool = False, _pairs: bool = False, **kwargs: Any
+    ) -> list[Any]:
         """Call every implementation of a hook; a failure raises `PluginError` naming the
-        plugin and the hook (or, when `tolerant`, is reported as a warning and skipped)."""
+        plugin and the hook (or, when `tolerant`, is reported as a warning and skipped).
+        With `_pairs`, each result comes as (plugin name, result)."""
         caller = getattr(self.manager.hook, hook_name)
         results = []
         # pluggy calls later-registered implementations first; keep that order.
@@ -73,24 +110,61 @@ class Plugins:
                 result = impl.function(**args)
             except PluginError:
                 raise
-            except Exception as exc:
+            except HOOK_FAILURES as exc:
                 error = PluginError(impl.plugin_name, hook_name, exc)
                 if not tolerant:
                     raise error from exc
-                self.failures.append(error)
-                print(f"castell: warning: {error} (skipped)", file=sys.stderr)
+                self.fail(error)
                 continue
             if result is not None:
-                results.append(result)
-        return results
+                results.append((impl.plugin_name, result))
+        return [result for _plugin, result in results] if not _pairs else results
+
+    def fail(self, error: PluginError) -> None:
+        """Record a plugin's failure and warn once; the plugin's contribution is skipped."""
+        if any(str(known) == str(error) for known in self.failures):
+            return
+        self.failures.append(error)
+        print(f"castell: warning: {error} (skipped)", file=sys.stderr)
+
+    def collect_from(
+        self,
+        hook_name: str,
+        accept: Callable[[Any], bool] | None = None,
+        expected: str = "",
+        registration_order: bool = False,
+        **kwargs: Any,
+    ) -> list[tuple[str, Any]]:
+        """Call a `register_*` hook: (plugin, item) for every item of the lists it returns.
+
+        A plugin failing here is skipped with a warning — one broken plugin must not take
+        the others down — and so is each item `accept` refuses (a wrong type), named.
+        With `registration_order`, plugins come in the order they were registered (built-ins
+        first), the order in which names are claimed.
+        """
+        out: list[tuple[str, Any]] = []
+        results = self.call(hook_name, tolerant=True, _pairs=True, **kwargs)
+        if registration_order:  # pluggy's call order is the reverse
+            results.reverse()
+        for plugin, result in results:
+            items = list(result) if isinstance(result, (list, tuple)) else [result]
+            for item in items:
+                if accept is not None and not accept(item):
+                    shown = type(item).__name__
+                    self.fail(
+                        PluginError(
+                            plugin,
+                            hook_name,
+                            WrongType(f"returned a {shown}, expected {expected or 'a list'}"),
+                        )
+                    )
+                    continue
+                out.append((plugin, item))
+        return out
 
     def collect(self, hook_name: str, **kwargs: Any) -> list[Any]:
-        """Call a `register_*` hook and flatten the lists it returns. A plugin failing here
-        is skipped with a warning: one broken plugin must not take the others down."""
-        out: list[Any] = []
-        for result in self.call(hook_name, tolerant=True, **kwargs):
-            out.extend(result if isinstance(result, (list, tuple)) else [result])
-        return out
+        """Call a `register_*` hook and flatten the lists it returns (see `collect_from`)."""
+        return [item for _plugin, item in self.collect_from(hook_name, **kwargs)]
 
     def implemented(self, hook_name: str) -> bool:
         return bool(getattr(self.manager.hook, hook_name).get_hookimpls())
@@ -113,7 +187,7 @@ class Plugins:
             for plugin, function, argnames in bound:
                 try:
                     function(**{name: kwargs[name] for name in argnames})
-                except Exception as exc:
+                except HOOK_FAILURES as exc:
                     raise PluginError(plugin, hook_name, exc) from exc
 
         return call
@@ -151,24 +225,36 @@ def load_plugins(builtins_only: bool | None = None) -> Plugins:
     manager.add_hookspecs(hookspecs)
     plugins = Plugins(manager, trace=os.environ.get("CASTELL_TRACE_HOOKS", "") not in ("", "0"))
     disabled = _disabled()
-    for ep in _entry_points():
-        dist = getattr(ep, "dist", None)
-        dist_name = dist.metadata["Name"] if dist is not None else None
-        version = dist.version if dist is not None else None
-        builtin = dist_name is not None and _canonical(dist_name) == BUILTIN_DISTRIBUTION
-        source = "built-in" if builtin else f"{dist_name or 'unknown'} {version or ''}".strip()
-        info = PluginInfo(ep.name, source, dist_name, version, builtin)
-        if ep.name in disabled or (builtins_only and not builtin):
+    found = [(ep, _describe(ep)) for ep in _entry_points()]
+    # Built-in plugins first (so their names are theirs), then the others by name.
+    found.sort(key=lambda item: (not item[1].builtin, item[0].name))
+    for ep, info in found:
+        if ep.name in disabled or (builtins_only and not info.builtin):
             continue
-        if manager.get_plugin(ep.name) is not None:
+        if manager.get_plugin(ep.name) is not None or ep.name in plugins.infos:
             continue  # the same entry point from two installs: first wins
         try:
             module = ep.load()
             manager.register(module, name=ep.name)
-        except Exception as exc:  # a broken plugin must not take the tool down
+        except IMPORT_FAILURES as exc:  # a broken plugin must not take the tool down
             info.error = f"{type(exc).__name__}: {exc}"
+            if manager.get_plugin(ep.name) is not None:
+                manager.unregister(name=ep.name)
         plugins.infos[ep.name] = info
     return plugins
+
+
+def _describe(ep: metadata.EntryPoint) -> PluginInfo:
+    """Where an entry point comes from (reading a broken distribution's metadata may fail)."""
+    try:
+        dist = getattr(ep, "dist", None)
+        dist_name = dist.metadata["Name"] if dist is not None else None
+        version = dist.version if dist is not None else None
+    except Exception:  # metadata of a broken install: the plugin may still load
+        dist_name = version = None
+    builtin = dist_name is not None and _canonical(dist_name) == BUILTIN_DISTRIBUTION
+    source = "built-in" if builtin else f"{dist_name or 'unknown'} {version or ''}".strip()
+    return PluginInfo(ep.name, source, dist_name, version, builtin)
 
 
 def _canonical(name: str) -> str:
@@ -213,8 +299,25 @@ class Registries:
     def __init__(self, plugins: Plugins):
         self._plugins = plugins
 
-    def _by_name(self, hook: str) -> dict[str, Any]:
-        return {item.name: item for item in self._plugins.collect(hook)}
+        #: registry -> {name: plugin that registered it}, for `castell plugins`.
+        self.owners: dict[str, dict[str, str]] = {}
+
+    def _by_name(self, hook: str, what: str, kind: type) -> dict[str, Any]:
+        """Items of `kind` by name; wrong types and second claims to a name are skipped and
+        reported (the first plugin to register a name keeps it)."""
+        items: dict[str, Any] = {}
+        owners = self.owners.setdefault(what, {})
+        expected = f"a list of {kind.__name__} with a name"
+        for plugin, item in self._plugins.collect_from(
+            hook, accept=lambda x: _valid(x, kind), expected=expected, registration_order=True
+        ):
+            if item.name in items:
+                clash = NameClash(what, item.name, owners[item.name], plugin)
+                self._plugins.fail(PluginError(plugin, hook, clash))
+                continue
+            items[item.name] = item
+            owners[item.name] = plugin
+        return items
 
     def load_all(self) -> None:
         """Call every `register_*` hook now (for `castell plugins`)."""
@@ -223,22 +326,50 @@ class Registries:
 
     @cached_property
     def mechanics(self) -> dict[str, Any]:
-        found = self._by_name("register_mechanics")
-        for mechanics in found.values():
-            register_codes(getattr(mechanics, "codes", {}), owner=f"mechanics {mechanics.name}")
+        from ..contract import Mechanics
+
+        found = self._by_name("register_mechanics", "mechanics", Mechanics)
+        for name, mechanics in list(found.items()):
+            try:
+                register_codes(dict(mechanics.codes or {}), owner=f"mechanics {name}")
+            except (ValueError, TypeError, AttributeError) as exc:
+                plugin = self.owners["mechanics"].pop(name)
+                self._plugins.fail(PluginError(plugin, "register_mechanics", exc))
+                del found[name]
         return found
 
     @cached_property
     def variants(self) -> dict[str, Any]:
-        return self._by_name("register_variants")
+        from ..contract import Variant
+
+        return self._by_name("register_variants", "variant", Variant)
 
     @cached_property
     def bots(self) -> dict[str, Any]:
-        return self._by_name("register_bots")
+        from ..contract import BotFactory
+
+        return self._by_name("register_bots", "bot", BotFactory)
 
     @cached_property
     def frontends(self) -> dict[str, Any]:
-        return self._by_name("register_frontends")
+        from ..contract import Frontend
+
+        return self._by_name("register_frontends", "frontend", Frontend)
+
+
+def _valid(item: Any, kind: type) -> bool:
+    """An item of the contract's type, with a usable name and callables where they are due."""
+    if not isinstance(item, kind):
+        return False
+    name = getattr(item, "name", None)
+    if not isinstance(name, str) or not name or len(name) > 100:
+        return False
+    for attr in ("create", "run", "build"):
+        declared = hasattr(kind, attr) or attr in getattr(kind, "__dataclass_fields__", {})
+        if declared and not callable(getattr(item, attr, None)):
+            return False
+    settings = getattr(item, "settings", {})
+    return isinstance(settings, Mapping) and all(isinstance(k, str) for k in settings)
 
 
 @cache

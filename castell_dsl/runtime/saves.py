@@ -1,16 +1,29 @@
 """Save files: a game as rules identity + options + action log, verified on replay.
 
-A save holds what fully describes a game — the rule set (name, variants, hash), the options
-(players, seed), who played which seat, the action log — plus the hash of the state it reached,
-so a replay proves it reproduces the game exactly. Files are written atomically (a temporary
-file renamed over the target), so a crash never leaves half a save.
+A save holds what fully describes a game — the rules exactly as played, the options (players,
+seed), who played which seat, the action log — plus the hash of the state it reached, so a
+replay proves it reproduces the game exactly. Files are written atomically (a temporary file
+renamed over the target), so a crash never leaves half a save.
+
+A save is input from anywhere (a mail attachment, a hand-edited file), so nothing in it is
+trusted: every field is either covered by the state hash (options and actions: replaying them
+must reach it), recomputed on load (`over` and `result` are what the replay reaches, never what
+the file says), or validated (`seats` are bot specs within their factories' ranges). Types are
+checked with messages that name the file and the field (`save.json: 'options.seed' must be an
+integer`); the file's size and JSON nesting are bounded before it is parsed.
+
+Format `castell-save/2` records the rules as played: the rule file actually given and each
+variant, each by absolute path and content hash (plus the name for bundled rules), and every
+file read. A game played with `--rules my-variant.castell` reloads from any directory, and a
+refusal names the file that changed. `castell-save/1` saves (base file and hash only) are still
+read.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,25 +31,54 @@ from ..contract import ActionError
 from ..engine.game import Game
 from ..language.diagnostics import RuleError
 from ..language.ruleset import RuleSet
+from .bots import BotSpecError, check_bot_spec
 from .games import start_game
-from .loading import load_rules
+from .loading import FileIdentity, file_sha256, load_rules, provenance
+from .safejson import JsonLimitError, loads_bounded
 
-SAVE_FORMAT = "castell-save/1"
+SAVE_FORMAT = "castell-save/2"
+OLD_FORMATS = ("castell-save/1",)
 REQUIRED = ("format", "rules", "options", "actions", "state_hash")
+KNOWN = frozenset(REQUIRED) | {"seats", "over", "result"}
 
-
-def rules_identity(rules: RuleSet) -> dict[str, Any]:
-    """How saves name a rule set: its name, source file, variants and content hash."""
-    return {
-        "name": rules.name,
-        "source": rules.sources[0] if rules.sources else rules.name,
-        "hash": rules.hash,
-        "variants": list(rules.variants),
-    }
+#: Limits on a save file: far above any real game (a Castell game is a few hundred actions).
+MAX_SAVE_BYTES = 16 * 1024 * 1024
+MAX_ACTIONS = 100_000
+MAX_TEXT = 1_000
+MAX_FILES = 1_000
+MAX_PLAYERS = 64
+SEED_RANGE = (-(2**63), 2**63 - 1)
+HUMAN = "you"
 
 
 class SaveError(Exception):
     """A save file that cannot be used; the message names what is wrong."""
+
+
+class SaveWriteError(SaveError):
+    """A save could not be written; the message names the file and why."""
+
+
+def rules_identity(rules: RuleSet) -> dict[str, Any]:
+    """How saves name a rule set: the rules exactly as played (see the module docstring)."""
+    identity: dict[str, Any] = {"name": rules.name, "hash": rules.hash}
+    origin = provenance(rules)
+    if origin is None:  # built without the loader (e.g. from text): the name is all we know
+        identity["file"] = None
+        identity["variants"] = [{"name": name} for name in rules.variants]
+        identity["files"] = []
+        return identity
+    identity["file"] = {
+        "path": origin.file.path,
+        "sha256": origin.file.sha256,
+        "bundled": origin.bundled,
+    }
+    identity["variants"] = [
+        {"name": name} if file is None else {"name": name, "path": file.path, "sha256": file.sha256}
+        for name, file in origin.variants
+    ]
+    identity["files"] = [{"path": f.path, "sha256": f.sha256} for f in origin.files]
+    return identity
 
 
 def save_record(game: Game, seats: list[str] | None = None) -> dict[str, Any]:
@@ -52,11 +94,33 @@ def save_record(game: Game, seats: list[str] | None = None) -> dict[str, Any]:
     }
 
 
-def write_save(path: str | os.PathLike, record: dict[str, Any]) -> Path:
-    """Write atomically: a temporary file in the same directory, then a rename."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+def write_save(
+    path: str | os.PathLike, record: dict[str, Any], *, make_parents: bool = False
+) -> Path:
+    """Write atomically: a temporary file in the same directory, then a rename.
+
+    The target's directory must exist unless `make_parents` (for the default save directory
+    and `simulate --save`): a typo in `save ~/gmaes/x.json` should be told, not create a tree.
+    Any failure is a `SaveWriteError` naming the file; nothing is left behind.
+    """
+    import json
+
+    try:
+        target = Path(os.fspath(path))
+        if "\0" in str(target):
+            raise SaveWriteError(f"{str(target)!r}: a file name cannot contain a NUL character")
+        if target.is_dir():
+            raise SaveWriteError(f"{target}: is a directory; give a file name to save to")
+        if make_parents:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        elif not target.parent.is_dir():
+            what = "is not a directory" if target.parent.exists() else "does not exist"
+            raise SaveWriteError(f"{target}: the directory {target.parent} {what}")
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except SaveWriteError:
+        raise
+    except (OSError, ValueError) as exc:
+        raise SaveWriteError(f"{path}: cannot save here ({_reason(exc)})") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             json.dump(record, handle, indent=1)
@@ -64,80 +128,313 @@ def write_save(path: str | os.PathLike, record: dict[str, Any]) -> Path:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, target)
+    except (OSError, ValueError) as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise SaveWriteError(f"{target}: cannot save here ({_reason(exc)})") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return target
 
 
+def _reason(exc: BaseException) -> str:
+    return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+
+
+# ---- reading ----------------------------------------------------------------------------------
+
+
 def read_save(path: str | os.PathLike) -> dict[str, Any]:
-    """Read and check the structure of a save file."""
+    """Read a save file and check every field's type and range (SaveError otherwise)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_SAVE_BYTES + 1)
     except FileNotFoundError:
         raise SaveError(f"{path}: no such save file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SaveError(f"{path}: cannot read the save file ({exc})") from None
+    except IsADirectoryError:
+        raise SaveError(f"{path}: is a directory, not a save file") from None
+    except (OSError, ValueError) as exc:
+        raise SaveError(f"{path}: cannot read the save file ({_reason(exc)})") from None
+    if len(data) > MAX_SAVE_BYTES:
+        raise SaveError(f"{path}: too large for a save file (over {MAX_SAVE_BYTES:,} bytes)")
     try:
-        record = json.loads(text)
-    except json.JSONDecodeError as exc:
-        where = f"line {exc.lineno}, column {exc.colno}"
-        raise SaveError(
-            f"{path}: the save file is truncated or not JSON ({exc.msg} at {where})"
-        ) from None
+        record = loads_bounded(data, max_chars=MAX_SAVE_BYTES)
+    except JsonLimitError as exc:
+        raise SaveError(f"{path}: the save file is truncated or not JSON: {exc}") from None
+    return check_record(record, str(path))
+
+
+def _type_name(value: Any) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def _integer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _text(value: Any, limit: int = MAX_TEXT) -> bool:
+    return isinstance(value, str) and len(value) <= limit and "\0" not in value
+
+
+@dataclass
+class _Checker:
+    where: str
+
+    def fail(self, field: str, what: str, value: Any = None) -> SaveError:
+        shown = f" (got {_type_name(value)})" if value is not None or what else ""
+        return SaveError(f"{self.where}: '{field}' must be {what}{shown}")
+
+    def mapping(self, value: Any, field: str) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.fail(field, "an object", value)
+        return value
+
+    def text(self, value: Any, field: str, *, optional: bool = False) -> None:
+        if optional and value is None:
+            return
+        if not _text(value):
+            raise self.fail(field, f"a string of at most {MAX_TEXT} characters", value)
+
+    def digest(self, value: Any, field: str, *, optional: bool = False) -> None:
+        """A hash is a short string; a wrong one is found by comparing (and says so)."""
+        if optional and value is None:
+            return
+        if not isinstance(value, str) or len(value) > 100:
+            raise self.fail(field, "a hash ('sha256:…', at most 100 characters)", value)
+
+    def listing(self, value: Any, field: str, limit: int) -> list[Any]:
+        if not isinstance(value, list):
+            raise self.fail(field, "a list", value)
+        if len(value) > limit:
+            raise SaveError(
+                f"{self.where}: '{field}' has {len(value):,} entries (at most {limit:,})"
+            )
+        return value
+
+
+def check_record(record: Any, where: str = "save file") -> dict[str, Any]:
+    """Check a save record's structure, every field's type and range; return it unchanged.
+    Nothing here is trusted later without this (see the module docstring)."""
+    check = _Checker(where)
     if not isinstance(record, dict):
-        raise SaveError(f"{path}: a save file holds a JSON object")
-    if record.get("format") != SAVE_FORMAT:
+        raise SaveError(f"{where}: a save file holds a JSON object, not {_type_name(record)}")
+    fmt = record.get("format")
+    if fmt != SAVE_FORMAT and fmt not in OLD_FORMATS:
         raise SaveError(
-            f"{path}: not a Castell DSL save file (format {record.get('format')!r}, "
-            f"expected {SAVE_FORMAT!r})"
+            f"{where}: not a Castell DSL save file (format {str(fmt)[:40]!r}, "
+            f"expected {SAVE_FORMAT!r} or {', '.join(map(repr, OLD_FORMATS))})"
         )
     missing = [key for key in REQUIRED if key not in record]
     if missing:
-        raise SaveError(f"{path}: the save file has no '{missing[0]}' (truncated or edited?)")
-    rules = record["rules"]
-    options = record["options"]
-    if not isinstance(rules, dict) or not {"name", "hash"} <= set(rules):
-        raise SaveError(f"{path}: 'rules' must name the rule set and its hash")
-    if not isinstance(options, dict) or not {"players", "seed"} <= set(options):
-        raise SaveError(f"{path}: 'options' must give 'players' and 'seed'")
-    if not isinstance(record["actions"], list) or not all(
-        isinstance(a, str) for a in record["actions"]
-    ):
-        raise SaveError(f"{path}: 'actions' must be a list of action texts")
+        raise SaveError(f"{where}: the save file has no '{missing[0]}' (truncated or edited?)")
+    unknown = sorted(str(key)[:40] for key in record if key not in KNOWN)
+    if unknown:
+        raise SaveError(
+            f"{where}: unknown field '{unknown[0]}' (fields: {', '.join(sorted(KNOWN))})"
+        )
+
+    rules = check.mapping(record["rules"], "rules")
+    for key in ("name", "hash"):
+        if key not in rules:
+            raise SaveError(f"{where}: 'rules' must name the rule set and its hash ('{key}')")
+    check.text(rules["name"], "rules.name")
+    check.digest(rules["hash"], "rules.hash")
+    if fmt in OLD_FORMATS:
+        check.text(rules.get("source"), "rules.source", optional=True)
+        variants = check.listing(rules.get("variants") or [], "rules.variants", MAX_FILES)
+        for i, name in enumerate(variants):
+            check.text(name, f"rules.variants[{i}]")
+    else:
+        _check_rules_v2(check, rules)
+
+    options = check.mapping(record["options"], "options")
+    for key in ("players", "seed"):
+        if key not in options:
+            raise SaveError(f"{where}: 'options' must give 'players' and 'seed' (no '{key}')")
+    extra = sorted(str(k)[:40] for k in options if k not in ("players", "seed"))
+    if extra:
+        raise SaveError(f"{where}: unknown field 'options.{extra[0]}'")
+    players, seed = options["players"], options["seed"]
+    if not _integer(players):
+        raise check.fail("options.players", "an integer", players)
+    if not 1 <= players <= MAX_PLAYERS:
+        raise SaveError(
+            f"{where}: 'options.players' must be from 1 to {MAX_PLAYERS}, not {players}"
+        )
+    if not _integer(seed):
+        raise check.fail("options.seed", "an integer", seed)
+    if not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
+        raise SaveError(f"{where}: 'options.seed' must fit in 64 bits")
+
+    seats = record.get("seats")
+    if seats is not None:
+        check.listing(seats, "seats", MAX_PLAYERS)
+        if len(seats) != players:
+            raise SaveError(f"{where}: 'seats' names {len(seats)} seats for {players} players")
+        for i, spec in enumerate(seats):
+            check.text(spec, f"seats[{i}]")
+            if spec.strip() != HUMAN:
+                try:
+                    check_bot_spec(spec)
+                except BotSpecError as exc:
+                    raise SaveError(f"{where}: 'seats[{i}]': {exc}") from None
+
+    actions = check.listing(record["actions"], "actions", MAX_ACTIONS)
+    for i, text in enumerate(actions):
+        if not _text(text):
+            raise check.fail(
+                f"actions[{i}]", f"an action text of at most {MAX_TEXT} characters", text
+            )
+    check.digest(record["state_hash"], "state_hash")
+    # `over` and `result` are recomputed by the replay; only their types are checked here.
+    if "over" in record and not isinstance(record["over"], bool):
+        raise check.fail("over", "true or false", record["over"])
+    if record.get("result") is not None and not isinstance(record["result"], dict):
+        raise check.fail("result", "an object or null", record["result"])
     return record
 
 
-def replay(record: dict[str, Any], *, verify: bool = True, record_events: bool = False) -> Game:
-    """Rebuild a game from a save record by replaying its log; verify the state it reaches."""
+def _check_rules_v2(check: _Checker, rules: dict[str, Any]) -> None:
+    file = rules.get("file")
+    if file is not None:
+        file = check.mapping(file, "rules.file")
+        check.text(file.get("path"), "rules.file.path")
+        if not os.path.isabs(file["path"]):
+            raise SaveError(f"{check.where}: 'rules.file.path' must be an absolute path")
+        check.digest(file.get("sha256"), "rules.file.sha256", optional=True)
+        check.text(file.get("bundled"), "rules.file.bundled", optional=True)
+    variants = check.listing(rules.get("variants", []), "rules.variants", MAX_FILES)
+    for i, variant in enumerate(variants):
+        variant = check.mapping(variant, f"rules.variants[{i}]")
+        check.text(variant.get("name"), f"rules.variants[{i}].name")
+        check.text(variant.get("path"), f"rules.variants[{i}].path", optional=True)
+        check.digest(variant.get("sha256"), f"rules.variants[{i}].sha256", optional=True)
+    files = check.listing(rules.get("files", []), "rules.files", MAX_FILES)
+    for i, entry in enumerate(files):
+        entry = check.mapping(entry, f"rules.files[{i}]")
+        check.text(entry.get("path"), f"rules.files[{i}].path")
+        check.digest(entry.get("sha256"), f"rules.files[{i}].sha256", optional=True)
+
+
+# ---- replaying --------------------------------------------------------------------------------
+
+
+def variant_names(record: dict[str, Any]) -> tuple[str, ...]:
+    variants = record["rules"].get("variants") or []
+    return tuple(v if isinstance(v, str) else v["name"] for v in variants)
+
+
+def _candidates(record: dict[str, Any]) -> list[str]:
+    """Where to find the rules a save names, best first."""
     info = record["rules"]
-    try:
-        rules = load_rules(info.get("source") or info["name"], tuple(info.get("variants") or ()))
-    except RuleError:
-        try:
-            rules = load_rules(info["name"], tuple(info.get("variants") or ()))
-        except RuleError as exc:
-            raise SaveError(f"cannot load the rules '{info['name']}': {exc}") from None
-    if rules.hash != info["hash"]:
+    if record["format"] in OLD_FORMATS:
+        return [c for c in (info.get("source"), info["name"]) if c]
+    file = info.get("file")
+    if file is None:
+        return [info["name"]]
+    out = []
+    if file.get("bundled"):  # by name first, so a game that moved is still found (and named)
+        out.append(file["bundled"])
+    if Path(file["path"]).is_file():
+        out.append(file["path"])
+    if not out:
         raise SaveError(
-            f"the rules '{info['name']}' have changed since this game was saved "
-            f"(saved {info['hash'][:19]}…, now {rules.hash[:19]}…)"
+            f"the rule file this game was played with, {file['path']}, no longer exists "
+            "(replay it with --rules FILE naming where it is now)"
         )
+    return out
+
+
+def _what_changed(record: dict[str, Any], rules: RuleSet) -> str:
+    """Which file differs between the save and now, by content hash, in words."""
+    saved: dict[str, str | None] = {}
+    info = record["rules"]
+    for entry in info.get("files") or []:
+        saved[entry["path"]] = entry.get("sha256")
+    for variant in info.get("variants") or []:
+        if isinstance(variant, dict) and variant.get("path"):
+            saved[variant["path"]] = variant.get("sha256")
+    changes = []
+    for path, digest in saved.items():
+        now = file_sha256(path)
+        if now is None:
+            changes.append(f"{path} is gone")
+        elif digest is not None and now != digest:
+            changes.append(f"{path} changed (saved {digest[:19]}…, now {now[:19]}…)")
+    origin = provenance(rules)
+    if origin is not None:
+        for file in origin.files:
+            if file.path not in saved and saved:
+                changes.append(f"{file.path} is now read too")
+    if changes:
+        return "; ".join(changes)
+    if record["format"] in OLD_FORMATS:
+        return (
+            "this is a castell-save/1 file, which names only the base rule file: if the game "
+            "was played with a file that extends it, replay it with --rules FILE"
+        )
+    return (
+        "the rule files are unchanged, so a plugin (a code variant, an adjust_rules hook) or "
+        "Castell DSL itself now compiles them differently"
+    )
+
+
+def load_saved_rules(record: dict[str, Any], rules_path: str | None = None) -> RuleSet:
+    """The rule set a save was played with, refused (SaveError) unless it compiles to the
+    same rules (same hash); the refusal says which file changed."""
+    info = record["rules"]
+    variants = variant_names(record)
+    candidates = [rules_path] if rules_path else _candidates(record)
+    loaded: RuleSet | None = None
+    errors = []
+    for candidate in candidates:
+        try:
+            rules = load_rules(candidate, variants)
+        except RuleError as exc:
+            errors.append(f"{candidate}: {exc}")
+            continue
+        if rules.hash == info["hash"]:
+            return rules
+        loaded = loaded or rules
+    if loaded is None:
+        raise SaveError(f"cannot load the rules '{info['name']}': {'; '.join(errors)}")
+    raise SaveError(
+        f"the rules '{info['name']}' have changed since this game was saved "
+        f"(saved {info['hash'][:19]}…, now {loaded.hash[:19]}…): {_what_changed(record, loaded)}"
+    )
+
+
+def replay(
+    record: dict[str, Any],
+    *,
+    verify: bool = True,
+    record_events: bool = False,
+    rules_path: str | None = None,
+) -> Game:
+    """Rebuild a game from a save record by replaying its log; verify the state it reaches.
+
+    `rules_path` names the rule file to use instead of the one the save records (an old save,
+    or rules moved elsewhere); the compiled rules must still be the same.
+    """
+    record = check_record(record, "save")
+    rules = load_saved_rules(record, rules_path)
     options = record["options"]
     try:
-        game = start_game(
-            rules, int(options["players"]), int(options["seed"]), record_events=record_events
-        )
-    except (TypeError, ValueError) as exc:
+        game = start_game(rules, options["players"], options["seed"], record_events=record_events)
+    except ValueError as exc:
         raise SaveError(f"bad options in the save file: {exc}") from None
     for number, text in enumerate(record["actions"], 1):
         try:
             game.apply(text)
         except ActionError as exc:
             raise SaveError(
-                f"action {number} ('{text}') is not legal when replayed: "
+                f"action {number} ('{text[:80]}') is not legal when replayed: "
                 f"{exc.rejection.message} — the save file was altered or truncated"
+            ) from None
+        except (ValueError, TypeError, LookupError) as exc:  # a mechanics' parser refusing
+            raise SaveError(
+                f"action {number} ('{text[:80]}') cannot be read: {exc} — the save file was altered"
             ) from None
     if verify and game.state_hash() != record["state_hash"]:
         raise SaveError(
@@ -145,3 +442,18 @@ def replay(record: dict[str, Any], *, verify: bool = True, record_events: bool =
             "the save file was altered"
         )
     return game
+
+
+__all__ = [
+    "SAVE_FORMAT",
+    "FileIdentity",
+    "SaveError",
+    "SaveWriteError",
+    "check_record",
+    "load_saved_rules",
+    "read_save",
+    "replay",
+    "rules_identity",
+    "save_record",
+    "write_save",
+]

@@ -10,18 +10,23 @@ the rules of play live here.
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..contract import Action, Bot, Observer, UndoError
+from ..contract import Action, ActionError, Bot, Observer, PlayableGame, Rejection, UndoError
 from ..engine.game import Game
 from ..language.ruleset import RuleSet
 from .bots import make_bot
 from .games import start_game
-from .saves import read_save, replay, save_record, write_save
+from .saves import SaveWriteError, read_save, replay, save_record, write_save
 
 HUMAN = "you"
+
+#: Longest file name a player may give to `save` (any longer is a mistake or an attack).
+MAX_PATH_CHARS = 4096
 
 
 def default_save_path() -> Path:
@@ -29,9 +34,62 @@ def default_save_path() -> Path:
     directory ($XDG_DATA_HOME/castell)."""
     base = os.environ.get("CASTELL_SAVE_DIR")
     if base is None:
-        data = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
-        base = os.path.join(data, "castell")
+        base = os.path.join(_data_home(), "castell")
     return Path(base) / "last-game.json"
+
+
+def _data_home() -> str:
+    return os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
+
+
+def check_save_path(path: Any) -> Path:
+    """A file name given by a player or a program, as a Path (SaveWriteError if it cannot be
+    one: not a string, empty, too long, a NUL byte)."""
+    if isinstance(path, Path):
+        path = str(path)
+    if not isinstance(path, str):
+        raise SaveWriteError(f"a file name to save to must be a string, not {type(path).__name__}")
+    if not path.strip():
+        raise SaveWriteError("a file name to save to cannot be empty")
+    if len(path) > MAX_PATH_CHARS:
+        raise SaveWriteError(f"a file name of {len(path):,} characters is too long")
+    if "\0" in path:
+        raise SaveWriteError("a file name cannot contain a NUL character")
+    return Path(os.path.expanduser(path))
+
+
+def save_problem(path: Path) -> str | None:
+    """Why a game could not be saved at `path` (checked without writing), or None."""
+    if path.is_dir():
+        return f"{path} is a directory"
+    parent = path.parent
+    if not parent.is_dir():
+        what = "is not a directory" if parent.exists() else "does not exist"
+        return f"the directory {parent} {what}"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"the directory {parent} is not writable"
+    return None
+
+
+@dataclass
+class SaveOutcome:
+    """Where a game was saved (None: nowhere) and every place that was tried and failed."""
+
+    path: Path | None
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def saved(self) -> bool:
+        return self.path is not None
+
+    def describe(self) -> str:
+        """In words, for the player: where it went, and why not where they asked."""
+        tried = "; ".join(self.failures)
+        if self.path is None:
+            return f"the game could not be saved anywhere: {tried}"
+        if self.failures:
+            return f"saved to {self.path} (could not save where asked: {tried})"
+        return f"saved to {self.path}"
 
 
 class Session:
@@ -79,7 +137,7 @@ class Session:
             game.apply(text)
         return game
 
-    def _observe(self, game: Game, event: dict[str, Any]) -> None:
+    def _observe(self, game: PlayableGame, event: dict[str, Any]) -> None:
         if event["type"] == "turn":
             self.turn_starts.append((len(game.log), event["player"]))
         for observer in self.observers:
@@ -114,10 +172,6 @@ class Session:
             self.bot_move()
         return None
 
-    def apply(self, action: Action | str) -> Action:
-        """Play a person's action (raises `ActionError`, changing nothing, if illegal)."""
-        return self.game.apply(action)
-
     def undo(self) -> int:
         """Take back the current player's actions of this turn; with one human, if none were
         taken yet, back to the start of that person's previous turn. Returns how many actions
@@ -144,9 +198,59 @@ class Session:
             self.observers = observers
         return log_length - cut
 
+    def apply(self, action: Action | str) -> Action:
+        """Play a person's action (raises `ActionError`, changing nothing, if illegal or
+        unreadable: a mechanics' parser that fails in its own way is a refusal too)."""
+        try:
+            return self.game.apply(action)
+        except ActionError:
+            raise
+        except (ValueError, TypeError, LookupError, OverflowError) as exc:
+            text = action if isinstance(action, str) else getattr(action, "text", str(action))
+            rejection = Rejection("bad-syntax", f"cannot read '{text[:80]}': {exc}")
+            raise ActionError(rejection, text) from None
+
     def save(self, path: str | os.PathLike | None = None) -> Path:
-        target = Path(path) if path else self.save_path
-        return write_save(target, save_record(self.game, self.seats))
+        """Save to `path` (or the session's save path); SaveWriteError, naming the file and
+        why, if it cannot be written. Nothing else fails: the game goes on either way."""
+        target = check_save_path(path) if path is not None else self.save_path
+        record = save_record(self.game, self.seats)
+        ours = target.absolute() == default_save_path().absolute()
+        return write_save(target, record, make_parents=ours)
+
+    def save_somewhere(self, path: str | os.PathLike | None = None) -> SaveOutcome:
+        """Save for `quit` and the end of input, where losing the game is worst: where asked
+        (or the session's save path), else the user's data directory, else a new file of
+        the user's own in their home or temporary directory. Never raises; the outcome says
+        where the game went and why not where asked."""
+        outcome = SaveOutcome(None)
+        record = save_record(self.game, self.seats)
+        try:
+            first = check_save_path(path) if path is not None else self.save_path
+        except SaveWriteError as exc:
+            outcome.failures.append(str(exc))
+            first = None
+        fallback = Path(_data_home()) / "castell" / "last-game.json"
+        tried: set[Path] = set()
+        ours = {default_save_path().absolute(), fallback.absolute()}  # directories we create
+        for target in (first, default_save_path(), fallback):
+            if target is None or target.absolute() in tried:
+                continue
+            tried.add(target.absolute())
+            try:
+                outcome.path = write_save(target, record, make_parents=target.absolute() in ours)
+                return outcome
+            except SaveWriteError as exc:
+                outcome.failures.append(str(exc))
+        for directory in (Path.home(), Path(tempfile.gettempdir())):
+            try:  # mkstemp: a new file only this user can read, never one that exists
+                fd, name = tempfile.mkstemp(prefix="castell-game-", suffix=".json", dir=directory)
+                os.close(fd)
+                outcome.path = write_save(name, record)
+                return outcome
+            except (OSError, SaveWriteError) as exc:
+                outcome.failures.append(f"{directory}: {exc}")
+        return outcome
 
 
 def parse_seats(text: str, players: int | None = None) -> list[str]:

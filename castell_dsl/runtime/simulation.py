@@ -7,9 +7,11 @@ the same lines come out whatever the number of jobs or the machine that ran them
 
 from __future__ import annotations
 
+import itertools
 import math
 import statistics
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -55,6 +57,7 @@ def play_game(
     count = 0
     while not game.is_over():
         player = game.current_player
+        assert player is not None  # a game in progress always has a player to act
         action = seats[player].choose(game)
         game.apply(action)
         count += 1
@@ -112,25 +115,86 @@ def _run_chunk(spec: SimulationSpec, indices: Sequence[int]) -> list[dict[str, A
     return [run_one(spec, i) for i in indices]
 
 
+def chunks_of(games: int, chunk: int) -> Iterator[range]:
+    """The batch's games in chunks, lazily: `--games 10**12` is a plan, never a list."""
+    for start in range(0, games, chunk):
+        yield range(start, min(start + chunk, games))
+
+
+def _in_order(submit: Callable[[range], Any], games: int, chunk: int, window: int) -> Iterator:
+    """Submit chunks keeping at most `window` in flight; yield their futures in game order.
+    Memory stays bounded by the window, whatever the number of games."""
+    pending: deque[Any] = deque()
+    plan = chunks_of(games, chunk)
+    for indices in itertools.islice(plan, window):
+        pending.append(submit(indices))
+    while pending:
+        future = pending.popleft()
+        following = next(plan, None)
+        if following is not None:
+            pending.append(submit(following))
+        yield future
+
+
 def run_batch(spec: SimulationSpec, jobs: int = 1, chunk: int = 8) -> Iterator[dict[str, Any]]:
     """Yield every game's record, in game order, using `jobs` local processes."""
     if jobs <= 1:
         for index in range(spec.games):
             yield run_one(spec, index)
         return
-    chunks = [list(range(i, min(i + chunk, spec.games))) for i in range(0, spec.games, chunk)]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for lines in pool.map(_run_chunk, [spec] * len(chunks), chunks):
-            yield from lines
+        futures = _in_order(
+            lambda indices: pool.submit(_run_chunk, spec, list(indices)),
+            spec.games, chunk, window=2 * jobs,
+        )  # fmt: skip
+        try:
+            for future in futures:
+                yield from future.result()
+        finally:  # stopped early (an error, Ctrl-C, a consumer that had enough): no more work
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
-def run_batch_dask(spec: SimulationSpec, scheduler: str, chunk: int = 8) -> Iterator[dict]:
-    """The same batch on a Dask cluster (`pip install ".[dask]"`), results in game order."""
+class SchedulerError(Exception):
+    """The Dask scheduler cannot be used: the message says why and how to start one."""
+
+
+#: Seconds to wait for a Dask scheduler to answer.
+CONNECT_TIMEOUT = 3.0
+
+HOW_TO_START = (
+    "start one with `dask scheduler` (it prints its tcp:// address) and a worker with "
+    "`dask worker ADDRESS`, each where castell-dsl is installed"
+)
+
+
+def connect_scheduler(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
+    """A Dask client for `address`, or SchedulerError within `timeout` seconds."""
+    import importlib.util
+
+    if importlib.util.find_spec("distributed") is None:
+        raise SchedulerError('Dask is not installed: pip install "castell-dsl[dask]"')
     from dask.distributed import Client
 
-    chunks = [list(range(i, min(i + chunk, spec.games))) for i in range(0, spec.games, chunk)]
-    with Client(scheduler) as client:
-        futures = client.map(_run_chunk, [spec] * len(chunks), chunks, pure=False)
+    try:
+        return Client(address, timeout=timeout)
+    except (OSError, TimeoutError, ValueError, TypeError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise SchedulerError(
+            f"cannot reach the Dask scheduler at {address} ({reason[:200]}); {HOW_TO_START}"
+        ) from None
+
+
+def run_batch_dask(
+    spec: SimulationSpec, scheduler: str | Any, chunk: int = 8, window: int = 64
+) -> Iterator[dict]:
+    """The same batch on a Dask cluster (`pip install ".[dask]"`), results in game order.
+    `scheduler` is an address or a client from `connect_scheduler`."""
+    client = connect_scheduler(scheduler) if isinstance(scheduler, str) else scheduler
+    with client:
+        futures = _in_order(
+            lambda indices: client.submit(_run_chunk, spec, list(indices), pure=False),
+            spec.games, chunk, window,
+        )  # fmt: skip
         for future in futures:
             yield from future.result()
 
@@ -224,7 +288,7 @@ class Summary:
 def simulate(
     spec: SimulationSpec,
     jobs: int = 1,
-    scheduler: str | None = None,
+    scheduler: str | Any | None = None,
     on_line: Callable[[dict[str, Any]], None] | None = None,
 ) -> Summary:
     """Run a batch, calling `on_line` for each finished game (in order); return the summary."""

@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from castell_dsl.contract import ActionError, UndoError
+from castell_dsl.runtime.saves import SaveError
 from castell_dsl.runtime.session import Session
 
 HELP = """\
@@ -74,13 +75,29 @@ class TerminalApp:
             self.list_actions()
             line = self.read(player)
             if line is None:
-                path = session.save()
-                self.console.print(f"End of input: game saved to {path}")
-                self.console.print(f"Continue with: castell play --load {path}")
-                return 0
+                return self.save_and_stop("End of input")
             if not self.handle(line, player):
-                return 0
+                return self.save_and_stop("Quit")
         self.final()
+        return 0
+
+    def save_and_stop(self, why: str) -> int:
+        """Save where the session saves, else wherever it can; say where. 0 when the game
+        was saved somewhere, 1 when it could not be saved at all (and where it tried)."""
+        outcome = self.session.save_somewhere()
+        if outcome.path is None:
+            self.console.print(f"[red]{why}: {outcome.describe()}[/red]", markup=True)
+            return 1
+        if outcome.failures:
+            self.console.print(
+                f"[yellow]Could not save where asked: {'; '.join(outcome.failures)}[/yellow]"
+            )
+        if why == "Quit":
+            path = outcome.path
+            self.console.print(f"Saved to {path}; continue with: castell play --load {path}")
+            return 0
+        self.console.print(f"{why}: game saved to {outcome.path}")
+        self.console.print(f"Continue with: castell play --load {outcome.path}")
         return 0
 
     def read(self, player: int) -> str | None:
@@ -128,8 +145,8 @@ class TerminalApp:
             self.show(player)
             return True
         elif word == "log":
-            for i, action in enumerate(session.game.log, 1):
-                self.console.print(f"{i:4d}  {action}")
+            for i, entry in enumerate(session.game.log, 1):
+                self.console.print(f"{i:4d}  {entry}")
             return True
         elif word == "undo":
             try:
@@ -141,12 +158,14 @@ class TerminalApp:
             self.show(session.game.current_player)
             return True
         elif word == "save":
-            path = session.save(rest.strip() or None)
+            try:
+                path = session.save(rest.strip() or None)
+            except SaveError as exc:  # the game goes on; the player can try elsewhere
+                self.console.print(f"Not saved: {exc}", style="red", markup=False)
+                return True
             self.console.print(f"Saved to {path}")
             return True
         elif word == "quit":
-            path = session.save()
-            self.console.print(f"Saved to {path}; continue with: castell play --load {path}")
             return False
         try:
             action = session.apply(text)

@@ -1,0 +1,86 @@
+"""Reading JSON from files and programs we do not trust: size, depth and numbers bounded.
+
+`json.loads` alone is not safe on hostile input. A document nested 100,000 deep exhausts the
+recursion limit (a `RecursionError`, or worse, deep inside the C scanner); a 5,000-digit number
+raises the `ValueError` of Python's int-string limit; `NaN` and `Infinity` are accepted although
+they are not JSON; and nothing bounds the size. Saves and the JSON-lines protocol both read
+through `loads_bounded`, which turns every one of these into a `JsonLimitError` whose message
+says what was wrong, before or instead of the parser failing in its own way.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+#: Nesting deeper than any save or protocol message needs (a save is about 4 deep).
+MAX_DEPTH = 64
+
+#: Digits of an integer: game seeds and counts need far fewer than Python's 4,300 limit.
+MAX_INT_DIGITS = 40
+
+#: Strings and the structural characters, the only tokens that matter for the depth scan.
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+
+
+class JsonLimitError(ValueError):
+    """The text is not JSON, or is JSON beyond the limits; the message says which."""
+
+
+def nesting_depth(text: str, limit: int = MAX_DEPTH) -> int:
+    """The deepest nesting of arrays and objects in `text`, counted without recursion and
+    stopping as soon as `limit` is exceeded (brackets inside strings do not count)."""
+    depth = deepest = 0
+    for match in _TOKENS.finditer(text):
+        token = match.group()
+        if token in ("[", "{"):
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > limit:
+                    return deepest
+        elif token in ("]", "}"):
+            depth = max(0, depth - 1)
+    return deepest
+
+
+def _refuse_constant(name: str) -> Any:
+    raise JsonLimitError(f"'{name}' is not a JSON number")
+
+
+def _bounded_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INT_DIGITS:
+        raise JsonLimitError(f"a number of {digits} digits is too long (at most {MAX_INT_DIGITS})")
+    return int(text)
+
+
+def loads_bounded(
+    text: str | bytes,
+    *,
+    max_chars: int,
+    max_depth: int = MAX_DEPTH,
+) -> Any:
+    """Parse JSON text within limits; raise `JsonLimitError` (never `RecursionError`,
+    never the int-string `ValueError`) when the text is not JSON or exceeds a limit."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise JsonLimitError(f"not UTF-8 text (byte {exc.start})") from None
+    if len(text) > max_chars:
+        raise JsonLimitError(f"{len(text):,} characters is too long (at most {max_chars:,})")
+    depth = nesting_depth(text, max_depth)
+    if depth > max_depth:
+        raise JsonLimitError(f"nested more than {max_depth} levels deep")
+    try:
+        return json.loads(text, parse_int=_bounded_int, parse_constant=_refuse_constant)
+    except JsonLimitError:
+        raise
+    except json.JSONDecodeError as exc:
+        raise JsonLimitError(
+            f"not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+        ) from None
+    except (ValueError, RecursionError) as exc:  # belt and braces: the scan should prevent it
+        raise JsonLimitError(f"not usable JSON ({exc})") from None
