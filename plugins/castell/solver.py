@@ -62,6 +62,8 @@ from operator import add, mul
 
 from castell_plugins.castell.towers import TowerRules, check
 
+from castell_dsl.language.text import short_repr
+
 # Exhibition skill bits (internal).
 _B, _S, _M, _W, _BASE = 1, 2, 4, 8, 16
 _BIT_OF = {
@@ -254,7 +256,7 @@ def _counts(team: Iterable[int], index: Mapping[int, int]) -> tuple[int, ...]:
         except KeyError:
             pass
     bad = next(x for x in team if type(x) is not int or x not in index)
-    raise ValueError(f"casteller number {bad!r} is not one of the game's sizes")
+    raise ValueError(f"casteller number {short_repr(bad)} is not one of the game's sizes")
 
 
 def _need_mask(needs: Iterable[str], rules: TowerRules, tb: _Tables) -> int | None:
@@ -262,7 +264,7 @@ def _need_mask(needs: Iterable[str], rules: TowerRules, tb: _Tables) -> int | No
     mask = 0
     for skill in needs:
         if skill not in rules.skills:
-            raise ValueError(f"unknown skill {skill!r}; known: {', '.join(rules.skills)}")
+            raise ValueError(f"unknown skill {short_repr(skill)}; known: {', '.join(rules.skills)}")
         bit = tb.by_skill.get(skill)
         if bit is None:
             return None

@@ -51,6 +51,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from castell_dsl.language.text import short_repr
+
 #: Relaxation ids a rule set may map to skills (C-6.2), in no particular order.
 RELAXATIONS: tuple[str, ...] = ("equal_count", "wide_bottom", "mixed_sizes", "equal_size", "wider")
 
@@ -423,8 +425,8 @@ def _diagnose(
                 return _illegal(
                     "unknown-size",
                     no,
-                    f"level {no} has a casteller numbered {x!r}, which is not a casteller "
-                    "number in this game",
+                    f"level {no} has a casteller numbered {short_repr(x)}, which is not a "
+                    "casteller number in this game",
                     h,
                 )
         lo, hi = min(level), max(level)
