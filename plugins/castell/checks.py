@@ -355,10 +355,11 @@ def _report_too_large(rules: RuleSet, trules, too_large: list[tuple[str, int]], 
         diags.error(
             CODE_TOO_LARGE_TO_PROVE,
             "bag too large to prove tile feasibility: "
-            f"at most {per_number} castellers per number (tiles {names})",
+            f"at most {per_number} castellers per number with mix_spread {trules.mix_spread} "
+            f"and these ranks (tiles {names})",
             cause_span(bag, tuple(bag)),
             "the validator proves every tile with an exact search, whose cost grows with the "
-            "bag, mix_spread and the ranks; use a smaller bag",
+            "bag, mix_spread and the ranks; use a smaller bag, or lower max_rank",
         )
     else:
         tower = rules.one("tower")
