@@ -1,9 +1,15 @@
 """Options shared by commands, and YAML configuration files for `play` and `simulate`.
 
-A game or a tournament can be described in a YAML file (loaded with `yaml.safe_load`: a YAML
-file is data, it cannot construct Python objects). Every key is checked, and a mistake is
+A game or a tournament can be described in a YAML file. Every key is checked, and a mistake is
 reported with the file, the line and the key. Options given on the command line override the
 file.
+
+A configuration file may come from a stranger, so it is read as bounded data: with PyYAML's
+safe constructors only (no Python objects), from a regular file of at most MAX_CONFIG_BYTES,
+with at most MAX_CONFIG_NODES nodes nested at most MAX_CONFIG_NESTING deep, and with no
+anchors or aliases: a 376-byte file of nested aliases ("billion laughs") expands to more values
+than fit in memory, and a configuration never needs them. Values are quoted in messages through
+`short_repr`, bounded whatever they hold.
 """
 
 from __future__ import annotations
@@ -14,7 +20,16 @@ from typing import Any
 
 import click
 
+from ..language.source import NotRegularFile, read_capped
+from ..language.text import short_repr, visible
 from . import EXIT_USAGE
+
+#: Largest configuration file read; real ones are a few hundred bytes.
+MAX_CONFIG_BYTES = 256_000
+#: Most YAML nodes (scalars, lists, mappings) in a configuration file.
+MAX_CONFIG_NODES = 10_000
+#: Deepest nesting of lists and mappings in a configuration file.
+MAX_CONFIG_NESTING = 16
 
 
 def rules_options(func: Callable) -> Callable:
@@ -28,7 +43,78 @@ def rules_options(func: Callable) -> Callable:
 
 
 class ConfigError(Exception):
-    pass
+    """A configuration file that cannot be used; the message says `file:line: what is wrong`."""
+
+
+def _config_loader():
+    """A PyYAML SafeLoader subclass that refuses anchors and aliases and counts nodes.
+
+    Built on first use so that importing the CLI does not import PyYAML.
+    """
+    import yaml
+
+    class ConfigLoader(yaml.SafeLoader):
+        """Composes at most MAX_CONFIG_NODES nodes, MAX_CONFIG_NESTING deep, no aliases."""
+
+        def __init__(self, stream: str) -> None:
+            super().__init__(stream)
+            self.node_count = 0
+            self.depth = 0
+
+        def compose_node(self, parent, index):  # PyYAML calls it with its own node types
+            event = self.peek_event()
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                raise yaml.composer.ComposerError(
+                    None,
+                    None,
+                    "anchors and aliases (&name, *name) are not allowed in a configuration file",
+                    event.start_mark,
+                )
+            self.node_count += 1
+            if self.node_count > MAX_CONFIG_NODES:
+                raise yaml.composer.ComposerError(
+                    None, None, f"more than {MAX_CONFIG_NODES} values", event.start_mark
+                )
+            self.depth += 1
+            try:
+                if self.depth > MAX_CONFIG_NESTING:
+                    raise yaml.composer.ComposerError(
+                        None,
+                        None,
+                        f"nested deeper than {MAX_CONFIG_NESTING} levels",
+                        event.start_mark,
+                    )
+                return super().compose_node(parent, index)
+            finally:
+                self.depth -= 1
+
+    return ConfigLoader
+
+
+def parse_config_text(text: str, path: str) -> tuple[Any, Any]:
+    """(root node, data) of a configuration file's text; ConfigError for anything invalid."""
+    import yaml
+
+    shown = visible(path)
+    try:
+        loader = _config_loader()(text)  # the reader checks characters here already
+    except yaml.YAMLError as exc:
+        reason = getattr(exc, "reason", None) or type(exc).__name__
+        raise ConfigError(f"{shown}: not valid YAML: {visible(str(reason))}") from None
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{shown}:{mark.line + 1}" if mark is not None else shown
+        problem = getattr(exc, "problem", None) or type(exc).__name__
+        raise ConfigError(f"{where}: not valid YAML: {visible(str(problem))}") from None
+    except (ValueError, TypeError, OverflowError, RecursionError) as exc:
+        # e.g. an integer beyond Python's int-string limit, or an unhashable mapping key
+        raise ConfigError(f"{shown}: not a usable value: {type(exc).__name__}") from None
+    finally:
+        loader.dispose()
+    return node, data
 
 
 def _whole(value: Any) -> bool:
@@ -82,54 +168,60 @@ def bot_spec(value: Any) -> str:
         raise ConfigError("a bot given as a mapping needs a 'name'")
     if not settings:
         return name
+    for key, setting in settings.items():
+        if not isinstance(key, str) or not isinstance(setting, (str, int, float, bool)):
+            raise ConfigError(
+                f"bot setting {short_repr(key)} must be a name with a plain value, "
+                f"got {short_repr(setting)}"
+            )
     return name + ":" + ",".join(f"{k}={v}" for k, v in settings.items())
 
 
 def read_config(path: str, command: str) -> dict[str, Any]:
     """Load and check a configuration file; ConfigError says `file:line: what is wrong`."""
-    import yaml
-
     from ..language.diagnostics import did_you_mean
 
+    shown = visible(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        raw = read_capped(Path(path), MAX_CONFIG_BYTES)
+    except NotRegularFile:
+        raise ConfigError(f"{shown}: not a regular file") from None
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise ConfigError(f"{shown}: cannot read: {exc.strerror or type(exc).__name__}") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{shown}: larger than {MAX_CONFIG_BYTES // 1000} KB")
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{path}:{mark.line + 1}" if mark is not None else path
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise ConfigError(f"{where}: not valid YAML: {problem}") from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{shown}: not UTF-8 text") from None
+    node, data = parse_config_text(text, path)
     if data is None:
         return {}
     if not isinstance(data, dict) or node is None:
-        raise ConfigError(f"{path}:1: a configuration file is a mapping of keys to values")
+        raise ConfigError(f"{shown}:1: a configuration file is a mapping of keys to values")
     lines = {
         key_node.value: key_node.start_mark.line + 1
         for key_node, _value in getattr(node, "value", [])
-        if hasattr(key_node, "value")
+        if isinstance(getattr(key_node, "value", None), str)
     }
     schema = SCHEMAS[command]
     out: dict[str, Any] = {}
     for key, value in data.items():
-        line = lines.get(key, 1)
+        line = lines.get(key, 1) if isinstance(key, str) else 1
         if key not in schema:
-            hint = did_you_mean(str(key), schema)
+            hint = did_you_mean(str(key)[:100], schema) if isinstance(key, str) else None
             raise ConfigError(
-                f"{path}:{line}: unknown key '{key}'"
+                f"{shown}:{line}: unknown key {short_repr(key)}"
                 + (f"; {hint}" if hint else f" (keys: {', '.join(schema)})")
             )
         check, what = schema[key]
         if not check(value):
-            raise ConfigError(f"{path}:{line}: '{key}' must be {what}, got {value!r}")
+            raise ConfigError(f"{shown}:{line}: '{key}' must be {what}, got {short_repr(value)}")
         if key in ("bots", "players") and isinstance(value, list):
             try:
                 value = ",".join(bot_spec(v) for v in value)
             except ConfigError as exc:
-                raise ConfigError(f"{path}:{line}: {exc}") from None
+                raise ConfigError(f"{shown}:{line}: {exc}") from None
         out[key] = value
     return out
 

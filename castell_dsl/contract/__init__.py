@@ -14,6 +14,8 @@ internals, so those are free to change. `castell_dsl.hookspecs` imports only fro
 - The rules language's vocabulary a game's schema and checks use: `Kind`, `Field`, the field
   types, `Record`, `RuleSet`, `Diagnostics`, `Span`, `did_you_mean`.
 - `shipped_dir`: where a plugin's data folder (its rule files) is, installed or in a checkout.
+- `short_repr`: a bounded, control-character-free repr for values from files or the network,
+  for messages.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from ..language.schema import (
     Symbol,
     Text,
 )
+from ..language.text import short_repr
 from ..resources import shipped_dir
 from .actions import Action, ActionError, ActionSyntaxError, Rejection
 from .bots import Bot, BotFactory, PlayableGame, bot_seed, decision_rng
@@ -91,4 +94,5 @@ __all__ = [
     "did_you_mean",
     "seed_state",
     "shipped_dir",
+    "short_repr",
 ]

@@ -16,6 +16,10 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from .text import short_repr, visible
+
+__all__ = ["short_repr", "visible"]  # re-exported: messages quote values through short_repr
+
 
 class Severity(StrEnum):
     ERROR = "error"
@@ -123,15 +127,16 @@ class Diagnostic:
         return self.severity is Severity.ERROR
 
     def to_json(self) -> dict:
+        """The JSON form; text is made `visible`, since reports are printed to terminals too."""
         return {
             "code": self.code,
             "severity": self.severity.value,
-            "message": self.message,
+            "message": visible(self.message, keep_newlines=True),
             "line": self.span.line,
             "column": self.span.column,
             "end_line": self.span.end_line,
             "end_column": self.span.end_column,
-            "hint": self.hint,
+            "hint": visible(self.hint, keep_newlines=True) if self.hint else self.hint,
         }
 
 
@@ -212,39 +217,63 @@ def known_names_hint(what: str, names: Iterable[str], limit: int = 8) -> str:
 # ---- rendering --------------------------------------------------------------------------------
 
 
+#: Longest message or hint printed: a message quoting a rule file's text (a 100 KB include path)
+#: must not flood a CI log. Real messages are under 200 characters.
+MAX_MESSAGE_CHARS = 1000
+
+
+def _bounded(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def render_text(diag: Diagnostic, source_lines: Sequence[str] | None, color: bool = False) -> str:
-    """Render like a modern compiler: location, message, the source line, a caret, a help line."""
+    """Render like a modern compiler: location, message, the source line, a caret, a help line.
+
+    Everything taken from a rule file (its path, the message, the hint, the source line) is
+    passed through `visible`: the text goes to terminals and public CI logs, where an escape
+    sequence in a comment would otherwise clear the screen or write the reader's clipboard.
+    """
     s = diag.span
     sev = diag.severity.value
+    path = visible(s.path)
+    message = _bounded(visible(diag.message))
+    hint = _bounded(visible(diag.hint)) if diag.hint else None
     if color:
         sev_col = "\x1b[1;31m" if diag.is_error else "\x1b[1;33m"
-        head = f"\x1b[1m{s.path}:{s.line}:{s.column}:\x1b[0m {sev_col}{sev}[{diag.code}]\x1b[0m"
-        head += f"\x1b[1m: {diag.message}\x1b[0m"
+        head = f"\x1b[1m{path}:{s.line}:{s.column}:\x1b[0m {sev_col}{sev}[{diag.code}]\x1b[0m"
+        head += f"\x1b[1m: {message}\x1b[0m"
     else:
-        head = f"{s.path}:{s.line}:{s.column}: {sev}[{diag.code}]: {diag.message}"
+        head = f"{path}:{s.line}:{s.column}: {sev}[{diag.code}]: {message}"
     lines = [head]
     if source_lines is not None and 1 <= s.line <= len(source_lines):
-        text = source_lines[s.line - 1].rstrip("\n").expandtabs(1)
-        if len(text) > 200:  # keep giant lines readable: show a window around the column
+        raw = source_lines[s.line - 1]
+        if len(raw) > 200:  # keep giant lines readable: show a window around the column
+            # Slice before any other work: a per-diagnostic pass over a whole 900 KB line made
+            # rendering one diagnostic per list item quadratic.
             start = max(0, s.column - 80)
-            text = text[start : start + 160]
+            raw = raw[start : start + 160]
             col = s.column - start
         else:
             col = s.column
+        raw = raw.rstrip("\n").replace("\t", " ")  # as expandtabs(1): a tab is one column
         width = len(str(s.line))
         if s.end_line == s.line and s.end_column > s.column:
             length = s.end_column - s.column
         else:
-            length = max(1, len(text) - col + 1)
-        length = max(1, min(length, max(1, len(text) - col + 1)))
+            length = max(1, len(raw) - col + 1)
+        length = max(1, min(length, max(1, len(raw) - col + 1)))
+        # Columns count characters of the file; escaping widens some, so measure the shown text.
+        text = visible(raw)
+        shown_col = len(visible(raw[: col - 1])) + 1
+        shown_length = max(1, len(visible(raw[col - 1 : col - 1 + length])))
         gutter = " " * width
         lines.append(f" {gutter} |")
         lines.append(f" {s.line} | {text}")
-        lines.append(f" {gutter} | {' ' * (col - 1)}{'^' * length}")
-        if diag.hint:
-            lines.append(f" {gutter} = help: {diag.hint}")
-    elif diag.hint:
-        lines.append(f"  = help: {diag.hint}")
+        lines.append(f" {gutter} | {' ' * (shown_col - 1)}{'^' * shown_length}")
+        if hint:
+            lines.append(f" {gutter} = help: {hint}")
+    elif hint:
+        lines.append(f"  = help: {hint}")
     return "\n".join(lines)
 
 
@@ -262,8 +291,9 @@ def render_github(diag: Diagnostic) -> str:
     message = f"[{diag.code}] {diag.message}"
     if diag.hint:
         message += f" (help: {diag.hint})"
+    message = _bounded(visible(message, keep_newlines=True))  # newlines become %0A below
     return (
-        f"::{level} file={esc_prop(s.path)},line={s.line},col={s.column},"
+        f"::{level} file={esc_prop(visible(s.path))},line={s.line},col={s.column},"
         f"endLine={s.end_line},endColumn={s.end_column},"
         f"title={esc_prop(diag.code)}::{esc(message)}"
     )
@@ -276,5 +306,5 @@ def to_json_report(results: Sequence[tuple[str, Sequence[Diagnostic]]], strict: 
     for path, diags in results:
         ok = not any(d.is_error or (strict and not d.is_error) for d in diags)
         all_ok = all_ok and ok
-        files.append({"path": path, "ok": ok, "diagnostics": [d.to_json() for d in diags]})
+        files.append({"path": visible(path), "ok": ok, "diagnostics": [d.to_json() for d in diags]})
     return json.dumps({"ok": all_ok, "files": files}, indent=2, ensure_ascii=False)

@@ -21,9 +21,15 @@ from . import syntax as s
 from .diagnostics import Diagnostics, Span, did_you_mean
 from .parser import parse
 from .source import Source, read_source
+from .text import visible
 
 #: Deepest chain of extends/include; real rule sets use two or three.
 MAX_DEPTH = 32
+#: Most `include`s expanded for one load: without it a file including another twice, which
+#: includes a third twice, ... expands 2**32 times within the depth limit.
+MAX_INCLUDES = 256
+#: Setting this environment variable to 1 lets `include` and `extends` read any file.
+ALLOW_OUTSIDE_ENV = "CASTELL_ALLOW_OUTSIDE_RULE_PATH"
 RULE_SUFFIX = ".castell"
 
 #: Parsed files, per process, keyed by (path, size, modification time): `castell validate`
@@ -107,13 +113,13 @@ class RulePath:
         return None
 
     def rule_names(self) -> list[str]:
-        names = set()
+        names: set[str] = set()
         for directory in self.directories:
             names.update(p.stem for p in directory.glob(f"*{RULE_SUFFIX}"))
         return sorted(names)
 
     def variant_names(self, rules_files: Sequence[Path] = ()) -> list[str]:
-        names = set()
+        names: set[str] = set()
         for directory in self._variant_dirs(rules_files):
             names.update(p.stem for p in (directory / "variants").glob(f"*{RULE_SUFFIX}"))
         return sorted(names)
@@ -132,14 +138,66 @@ def is_path_like(target: str) -> bool:
     return "/" in target or "\\" in target or target.endswith(RULE_SUFFIX)
 
 
-class Loader:
-    """Reads rule files and resolves extends/include into `Definitions`."""
+def _inside(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
 
-    def __init__(self, rule_path: RulePath, diags: Diagnostics):
+
+class Loader:
+    """Reads rule files and resolves extends/include into `Definitions`.
+
+    `include` and `extends` read only files inside the rule path (`RulePath.directories`) or
+    inside the directory tree of a file the loader was asked to load (the file given on the
+    command line, a variant file): a rule file from a pull request must not be able to read
+    /etc/passwd or ~/.ssh and show its first line in a diagnostic in a public CI log. Paths are
+    resolved (symlinks, `..`) before the check. `allow_outside=True`, or the environment
+    variable CASTELL_ALLOW_OUTSIDE_RULE_PATH=1, lifts the confinement; reading still requires
+    a regular file (`source.read_capped`).
+    """
+
+    def __init__(
+        self, rule_path: RulePath, diags: Diagnostics, allow_outside: bool | None = None
+    ) -> None:
         self.rule_path = rule_path
         self.diags = diags
         self._cache: dict[Path, s.RuleFile | None] = {}
         self.sources: dict[str, Source] = {}
+        if allow_outside is None:
+            allow_outside = os.environ.get(ALLOW_OUTSIDE_ENV, "") == "1"
+        self.allow_outside = allow_outside
+        self._roots: list[Path] = []
+        self._includes = 0
+
+    # -- confinement --
+    def _add_root(self, directory: Path) -> None:
+        root = directory.resolve()
+        if root not in self._roots:
+            self._roots.append(root)
+
+    def roots(self) -> list[Path]:
+        """The directories whose trees `include` and `extends` may read from."""
+        roots = list(self._roots)
+        for directory in self.rule_path.directories:
+            try:
+                root = directory.resolve()
+            except OSError:
+                continue
+            if root not in roots:
+                roots.append(root)
+        return roots
+
+    def _admitted(self, target: Path, written: str, span: Span, what: str) -> bool:
+        """May `target` (already resolved) be read? If not, say so without reading it."""
+        if self.allow_outside or any(_inside(target, root) for root in self.roots()):
+            return True
+        self.diags.error(
+            "E0271",
+            f"{what} '{visible(written)}' is outside the rule path and this file's directory: "
+            "not read",
+            span,
+            f"move the file next to the rules, add its directory to CASTELL_RULES_PATH, or set "
+            f"{ALLOW_OUTSIDE_ENV}=1 to allow reading any file",
+        )
+        return False
 
     # -- files --
     def files_read(self) -> list[Path]:
@@ -161,20 +219,21 @@ class Loader:
             self.sources[shown] = source
             self._cache[path] = tree
             return tree
-        source = read_source(path, shown, self.diags)
-        tree = None
-        if source is not None:
-            self.sources[shown] = source
-            tree = parse(source, self.diags)
-            if tree is not None and key is not None:
+        read = read_source(path, shown, self.diags)
+        parsed: s.RuleFile | None = None
+        if read is not None:
+            self.sources[shown] = read
+            parsed = parse(read, self.diags)
+            if parsed is not None and key is not None:
                 if len(_PARSED) > 256:
                     _PARSED.clear()
-                _PARSED[key] = (source, tree)
-        self._cache[path] = tree
-        return tree
+                _PARSED[key] = (read, parsed)
+        self._cache[path] = parsed
+        return parsed
 
     def load_text(self, text: str, path: str = "<string>") -> Definitions | None:
         """Resolve a rule file given as text (relative includes resolve from the cwd)."""
+        self._add_root(Path(path).resolve().parent)
         source = Source(path, text)
         self.sources[path] = source
         tree = parse(source, self.diags)
@@ -184,6 +243,7 @@ class Loader:
 
     def load(self, path: Path) -> Definitions:
         """Resolve a rule file and everything it extends or includes."""
+        self._add_root(path.resolve().parent)
         return self._load(path.resolve(), [])
 
     def _load(self, path: Path, stack: list[Path]) -> Definitions:
@@ -230,17 +290,29 @@ class Loader:
                 out.append(item)
                 continue
             target = (path.parent / item.path).resolve()
+            if not self._admitted(target, item.path, item.span, "included file"):
+                continue
             if self._cycle(target, stack, item.span, "include"):
                 continue
             if depth >= MAX_DEPTH:
                 self.diags.error("E0270", "includes nested too deeply", item.span)
+                continue
+            self._includes += 1
+            if self._includes > MAX_INCLUDES:
+                if self._includes == MAX_INCLUDES + 1:
+                    self.diags.error(
+                        "E0270",
+                        f"more than {MAX_INCLUDES} includes in one rule set",
+                        item.span,
+                        "is a file included repeatedly? include each file once",
+                    )
                 continue
             included = self._parse_file(target)
             if included is None:
                 if not target.exists():
                     self.diags.error(
                         "E0271",
-                        f"included file '{item.path}' does not exist",
+                        f"included file '{visible(item.path)}' does not exist",
                         item.span,
                         f"paths are relative to {display_path(path.parent) or '.'}",
                     )
@@ -274,21 +346,27 @@ class Loader:
     def _locate(self, target: str, relative_to: Path, span: Span) -> Path | None:
         if is_path_like(target):
             candidate = (relative_to.parent / target).resolve()
+            if not self._admitted(candidate, target, span, "rule file"):
+                return None
             if candidate.is_file():
                 return candidate
             self.diags.error(
                 "E0271",
-                f"rule file '{target}' does not exist",
+                f"rule file '{visible(target)}' does not exist",
                 span,
                 f"paths are relative to {display_path(relative_to.parent) or '.'}",
             )
             return None
         found = self.rule_path.find_rules(target)
+        if found is not None:
+            found = found.resolve()  # a symlink in a rule directory may point anywhere
+            if not self._admitted(found, target, span, "rule set"):
+                return None
         if found is None:
             names = self.rule_path.rule_names()
             self.diags.error(
                 "E0271",
-                f"no rule set named '{target}'",
+                f"no rule set named '{visible(target)}'",
                 span,
                 did_you_mean(target, names) or f"known rule sets: {', '.join(names) or 'none'}",
             )
@@ -414,6 +492,7 @@ class Loader:
     # -- variants --
     def apply_variant(self, defs: Definitions, name: str, path: Path) -> None:
         """Apply a variant file's own definitions as a patch on `defs`."""
+        self._add_root(path.resolve().parent)
         tree = self._parse_file(path)
         if tree is None:
             return

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .diagnostics import Span
+from .text import short_repr
 
 # ---- values -----------------------------------------------------------------------------------
 
@@ -25,7 +26,7 @@ class Scalar:
     def describe(self) -> str:
         return {
             "int": f"the number {self.value}",
-            "str": f"the text {self.value!r}",
+            "str": f"the text {short_repr(self.value)}",
             "symbol": f"the name {self.value}",
             "bool": f"{str(self.value).lower()}",
         }[self.kind]

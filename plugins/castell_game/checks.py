@@ -184,38 +184,141 @@ def _check_skills(rules: RuleSet, diags: Diagnostics) -> None:
         seen[skill.relaxes] = name
 
 
+#: Work allowed for proving one tile (completable or not) with the exact solver: an estimate
+#: of its pattern tables (`_proof_cost`). The bundled rules need about 8,700; the solver's time
+#: and memory grow with it (a bag of 400 per number reached 8 GB), so beyond it the validator says
+#: what it cannot prove instead of trying. Measured: at the cap a proof takes a few seconds.
+PROOF_BUDGET = 30_000
+#: Diagnostic code for a rule set too large to prove (a value out of the validator's range).
+CODE_TOO_LARGE_TO_PROVE = "E0211"
+#: Largest witness tower read back from the cache (levels, castellers per level).
+_MAX_WITNESS = 64
+
+
+def _window_patterns(counts: list[int], sizes: tuple[int, ...], spread: int) -> int:
+    """How many levels the solver's pattern tables hold: per smallest number p, every choice of
+    1..count(p) castellers of p and 0..count(q) of each q in p's Mix window."""
+    total = 0
+    for p, low in enumerate(sizes):
+        n = counts[p]
+        for q in range(p + 1, len(sizes)):
+            if sizes[q] - low > spread:
+                break
+            n *= counts[q] + 1
+        total += n
+    return total
+
+
+def _proof_cost(counts: list[int], sizes: tuple[int, ...], spread: int, ranks: dict) -> int:
+    """An estimate of the solver's work: pattern tables times the deepest rank it explores."""
+    return _window_patterns(counts, sizes, spread) * (1 + max(ranks.values(), default=0))
+
+
+def _tile_ranks(trules, ranks: dict[str, int], tile, team_size: int) -> dict[str, int]:
+    """Ranks no higher than the tile can use: a rank above the most uses a tower of the tile's
+    height (or width) could make never changes an answer, but makes the search deeper.
+
+    Mix is used at most once per level, Strength and Balance once per adjacent pair, Base once;
+    Width uses depend on the widest level (the shape's, or at most the whole team)."""
+    height = len(tile.shape) if tile.shape is not None else tile.points
+    widest = max(tile.shape) if tile.shape is not None else team_size
+    width_uses = max(0, -(-(widest - trules.width_limit) // trules.width_step))
+    most = {
+        "mixed_sizes": height,
+        "equal_size": max(0, height - 1),
+        "equal_count": max(0, height - 1),
+        "wide_bottom": 1,
+        "wider": width_uses,
+    }
+    by_skill = {skill: most[rid] for rid, skill in trules.relaxations.items() if rid in most}
+    return {name: min(rank, by_skill.get(name, height)) for name, rank in ranks.items()}
+
+
+def _valid_witness(value: object) -> bool:
+    """The schema of a cache entry: {"levels": [[int, ...], ...]} of bounded size."""
+    if not isinstance(value, dict) or set(value) != {"levels"}:
+        return False
+    levels = value["levels"]
+    return (
+        isinstance(levels, list)
+        and 0 < len(levels) <= _MAX_WITNESS
+        and all(
+            isinstance(level, list)
+            and 0 < len(level) <= _MAX_WITNESS
+            and all(type(x) is int for x in level)
+            for level in levels
+        )
+    )
+
+
+def _witness_holds(levels, tile, team_counts: dict[int, int], ranks, trules) -> bool:
+    """Does this tower prove the tile completable? Re-checked with the tower checker: legal
+    under the ranks, built from castellers the bag holds, and of the tile's shape/exhibition.
+    A cache entry is only ever such a claim; this is what makes a planted one harmless."""
+    from collections import Counter
+
+    from . import towers
+
+    used = Counter(x for level in levels for x in level)
+    if any(team_counts.get(number, 0) < n for number, n in used.items()):
+        return False
+    result = towers.check(levels, ranks, trules)
+    if not result.legal:
+        return False
+    if tile.shape is not None:
+        return towers.meets_shape(levels, tile.shape)
+    return towers.meets_exhibition(result, tile.exhibition, tile.points)
+
+
 def _check_performances(rules: RuleSet, diags: Diagnostics) -> None:
-    """Every tile must be completable by some team under the highest ranks (C-8)."""
+    """Every tile must be completable by some team under the highest ranks (C-8).
+
+    Proved with the exact solver, within `PROOF_BUDGET`. A completable tile's witness tower is
+    remembered on disk (`castell validate` in CI or a pre-commit hook need not redo searches),
+    and re-verified with the tower checker when read back; a "not completable" answer is never
+    taken from the cache, so no cache file can change a verdict.
+    """
     from castell_dsl import cache
 
     trules = tower_rules(rules)
     bag = rules.one("bag")
-    team = [n for n, count in bag.items() for _ in range(count)]
+    team_counts = {n: count for n, count in bag.items() if count > 0}
+    team_size = sum(team_counts.values())
     ranks = {name: skill.max_rank for name, skill in rules.named("skill").items()}
-    # The answer depends only on the tower rules, the bag, the ranks and the tile: remembered
-    # on disk, so `castell validate` in CI or a pre-commit hook does not redo the searches.
     context = [
         list(trules.sizes), trules.width_limit, list(trules.skills),
         sorted(trules.relaxations.items()), trules.mix_spread, trules.width_step,
         sorted(bag.items()), sorted(ranks.items()),
     ]  # fmt: skip
-    learned: dict[str, bool] = {}
+    learned: dict[str, dict] = {}
+    too_large: list[tuple[str, int]] = []
     for name, tile in rules.named("performance").items():
         has_shape = tile.shape is not None
         question = [tile.shape, tile.exhibition, tile.points]
-        key = cache.key_of("tile-feasible-v1", context, question)
-        possible = cache.get("feasibility", key)
-        if possible is None:
-            from . import solver  # only when the answer is not remembered yet
+        key = cache.key_of("tile-feasible-v2", context, question)
+        entry = cache.get("feasibility", key, _valid_witness)
+        if entry is not None and _witness_holds(entry["levels"], tile, team_counts, ranks, trules):
+            possible = True
+        else:
+            # A shape tower uses exactly sum(shape) castellers: more of one number never helps.
+            cap = sum(tile.shape) if has_shape else team_size
+            counts = [min(team_counts.get(n, 0), cap) for n in trules.sizes]
+            tile_ranks = _tile_ranks(trules, ranks, tile, team_size)
+            if _proof_cost(counts, trules.sizes, trules.mix_spread, tile_ranks) > PROOF_BUDGET:
+                too_large.append((name, _largest_provable(trules, tile_ranks)))
+                continue
+            from . import solver  # only when no remembered witness holds
 
+            team = [n for n, count in zip(trules.sizes, counts, strict=True) for _ in range(count)]
             if has_shape:
-                found = solver.complete_shape(team, ranks, trules, tile.shape)
+                found = solver.complete_shape(team, tile_ranks, trules, tile.shape)
             else:
                 found = solver.complete_exhibition(
-                    team, ranks, trules, tile.exhibition, tile.points
+                    team, tile_ranks, trules, tile.exhibition, tile.points
                 )
             possible = found is not None
-            learned[key] = possible
+            if found is not None:
+                learned[key] = {"levels": [list(level) for level in found.levels]}
         if has_shape:
             what = "shape " + "-".join(map(str, tile.shape))
         else:
@@ -227,4 +330,44 @@ def _check_performances(rules: RuleSet, diags: Diagnostics) -> None:
                 cause_span(tile, ("shape", "exhibition", "points")),
                 "even the whole bag with every skill at its highest rank cannot build it",
             )
-    cache.put_many("feasibility", learned)
+    if too_large:
+        _report_too_large(rules, trules, too_large, diags)
+    cache.put_many("feasibility", learned, _valid_witness)
+
+
+def _largest_provable(trules, tile_ranks: dict[str, int]) -> int:
+    """The most castellers of each number for which a tile's proof stays within the budget."""
+    best = 0
+    for per_number in range(1, PROOF_BUDGET + 1):
+        counts = [per_number] * len(trules.sizes)
+        if _proof_cost(counts, trules.sizes, trules.mix_spread, tile_ranks) > PROOF_BUDGET:
+            break
+        best = per_number
+    return best
+
+
+def _report_too_large(rules: RuleSet, trules, too_large: list[tuple[str, int]], diags) -> None:
+    """One diagnostic for every tile the budget did not allow proving."""
+    names = ", ".join(name for name, _ in too_large[:5]) + (", …" if len(too_large) > 5 else "")
+    per_number = min(n for _, n in too_large)
+    if per_number >= 1:
+        bag = rules.one("bag")
+        diags.error(
+            CODE_TOO_LARGE_TO_PROVE,
+            "bag too large to prove tile feasibility: "
+            f"at most {per_number} castellers per number with mix_spread {trules.mix_spread} "
+            f"and these ranks (tiles {names})",
+            cause_span(bag, tuple(bag)),
+            "the validator proves every tile with an exact search, whose cost grows with the "
+            "bag, mix_spread and the ranks; use a smaller bag, or lower max_rank",
+        )
+    else:
+        tower = rules.one("tower")
+        diags.error(
+            CODE_TOO_LARGE_TO_PROVE,
+            f"tower rules too permissive to prove tile feasibility (mix_spread "
+            f"{trules.mix_spread}, highest ranks; tiles {names})",
+            tower.spans.get("mix_spread", tower.span),
+            "the exact search cannot prove these tiles within its budget; use a smaller "
+            "mix_spread or lower max_rank",
+        )

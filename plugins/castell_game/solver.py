@@ -71,6 +71,7 @@ from itertools import accumulate, compress, pairwise, product
 from operator import add, mul
 from typing import NamedTuple
 
+from castell_dsl.contract import short_repr
 from castell_game.towers import (
     BALANCE,
     BASE,
@@ -295,7 +296,7 @@ def _counts(team: Iterable[int], index: Mapping[int, int]) -> tuple[int, ...]:
         except KeyError:
             pass
     bad = next(x for x in team if type(x) is not int or x not in index)
-    raise ValueError(f"casteller number {bad!r} is not one of the game's sizes")
+    raise ValueError(f"casteller number {short_repr(bad)} is not one of the game's sizes")
 
 
 def _need_mask(needs: Iterable[str], rules: TowerRules, tb: _Tables) -> int | None:
@@ -304,7 +305,7 @@ def _need_mask(needs: Iterable[str], rules: TowerRules, tb: _Tables) -> int | No
     mask = 0
     for skill in needs:
         if skill not in rules.skills:
-            raise ValueError(f"unknown skill {skill!r}; known: {', '.join(rules.skills)}")
+            raise ValueError(f"unknown skill {short_repr(skill)}; known: {', '.join(rules.skills)}")
         bit = tb.bit_of_skill.get(skill)
         if bit is None:
             return None

@@ -51,6 +51,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from castell_dsl.contract import short_repr
+
 #: The five relaxations of C-6.2, named after the rule file's skills (Balance, Base, Mix,
 #: Strength, Width). Each value is the relaxation id that a rule file's ``relaxes`` field names,
 #: so a variant may give a relaxation to a skill of any name; the engine and the solver only ever
@@ -446,8 +448,8 @@ def _diagnose(
                 return _illegal(
                     "unknown-size",
                     no,
-                    f"level {no} has a casteller numbered {x!r}, which is not a casteller "
-                    "number in this game",
+                    f"level {no} has a casteller numbered {short_repr(x)}, which is not a "
+                    "casteller number in this game",
                     h,
                 )
         lo, hi = min(level), max(level)
