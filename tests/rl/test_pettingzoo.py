@@ -3,9 +3,10 @@ variants, replays deterministically from its seed, and hands out the engine's re
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from rl_support import need
+
+np = pytest.importorskip("numpy", reason="numpy missing: pip install 'castell-dsl[rl]'")
 
 CASES = [
     ("castell", 4, ()),
