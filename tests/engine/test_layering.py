@@ -24,6 +24,7 @@ RANKS = {
     "engine": 3,
     "runtime": 4,
     "api": 5,
+    "rl": 5,
     "cli": 6,
     "__main__": 6,
 }
