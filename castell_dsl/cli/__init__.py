@@ -187,7 +187,9 @@ def main(argv: list[str] | None = None) -> int:
         code = expected_failure(exc)
         if code is not None:
             return code
-        click.echo(f"castell: internal error: {type(exc).__name__}: {exc}", err=True)
+        from ..language.text import visible
+
+        click.echo(f"castell: internal error: {type(exc).__name__}: {visible(str(exc))}", err=True)
         click.echo("  (run with CASTELL_DEBUG=1 for the traceback, and please report it)", err=True)
         return EXIT_INTERNAL
     return result if isinstance(result, int) else EXIT_OK
@@ -199,14 +201,18 @@ def expected_failure(exc: BaseException) -> int | None:
     usage error); None for anything else, which is a bug and reported as an internal error.
     """
     from ..language.diagnostics import RuleError
+    from ..language.text import visible
     from ..runtime.bots import BotSpecError
     from ..runtime.games import GameSetupError, MechanicsNotFound
     from ..runtime.plugins import PluginError
     from ..runtime.saves import SaveError
     from ..runtime.simulation import SchedulerError
 
+    def say(message: object) -> None:
+        click.echo(visible(f"castell: error: {message}", keep_newlines=True), err=True)
+
     if isinstance(exc, PluginError):
-        click.echo(f"castell: error: {exc}", err=True)
+        say(exc)
         click.echo("  (disable it with CASTELL_DISABLE_PLUGINS or --no-plugins)", err=True)
         return EXIT_FAILED
     if isinstance(exc, RuleError):
@@ -216,14 +222,14 @@ def expected_failure(exc: BaseException) -> int | None:
             click.echo(render_text(diag, None), err=True)
         return EXIT_FAILED
     if isinstance(exc, (SaveError, MechanicsNotFound)):
-        click.echo(f"castell: error: {exc}", err=True)
+        say(exc)
         return EXIT_FAILED
     if isinstance(exc, (BotSpecError, GameSetupError, SchedulerError)):
-        click.echo(f"castell: error: {exc}", err=True)
+        say(exc)
         return EXIT_USAGE
     if isinstance(exc, OSError):  # a file a command was given cannot be read or written
         where = f"{exc.filename}: " if exc.filename else ""
-        click.echo(f"castell: error: {where}{exc.strerror or exc}", err=True)
+        say(f"{where}{exc.strerror or exc}")
         return EXIT_FAILED
     return None
 

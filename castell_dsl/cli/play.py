@@ -12,7 +12,9 @@ from .options import load_config_or_exit, rules_options
 
 
 def _error(ctx: click.Context, message: str, code: int = EXIT_USAGE) -> None:
-    click.echo(f"castell play: error: {message}", err=True)
+    from ..language.text import visible
+
+    click.echo(visible(f"castell play: error: {message}"), err=True)
     ctx.exit(code)
 
 

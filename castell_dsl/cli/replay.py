@@ -32,7 +32,9 @@ def replay(
         record = read_save(savefile)
         game = run_replay(record, record_events=events, rules_path=rules_path)
     except SaveError as exc:
-        click.echo(f"castell replay: error: {exc}", err=True)
+        from ..language.text import visible
+
+        click.echo(visible(f"castell replay: error: {exc}", keep_newlines=True), err=True)
         ctx.exit(EXIT_FAILED)
     result = game.result()
     seats = record.get("seats") or [None] * game.players
@@ -61,8 +63,8 @@ def replay(
     click.echo(f"verified: {len(game.log)} actions reproduce the saved state ({status})")
     for p in players:
         who = f" ({p['bot']})" if p["bot"] else ""
-        cats = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in p["categories"].items())
-        click.echo(f"seat {p['seat']}{who}: {p['total']}  [{cats}]")
+        parts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in p["categories"].items())
+        click.echo(f"seat {p['seat']}{who}: {p['total']}  [{parts}]")
     if game.is_over():
         click.echo("winner(s): " + ", ".join(f"seat {w}" for w in result["winners"]))
     ctx.exit(EXIT_OK)

@@ -13,7 +13,9 @@ from .options import load_config_or_exit, rules_options
 
 
 def _error(ctx: click.Context, message: str) -> None:
-    click.echo(f"castell simulate: error: {message}", err=True)
+    from ..language.text import visible
+
+    click.echo(visible(f"castell simulate: error: {message}"), err=True)
     ctx.exit(EXIT_USAGE)
 
 

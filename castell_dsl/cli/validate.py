@@ -53,6 +53,7 @@ def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, strict: bool,
     ./rules, or every installed game's rules when there is no ./rules directory.
     """
     from ..language.diagnostics import Diagnostic, render_github, render_text, to_json_report
+    from ..language.text import visible
     from ..runtime.loading import load_report, rule_path
 
     if not paths:
@@ -102,7 +103,7 @@ def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, strict: bool,
                 click.echo()
             if not diags and not quiet:
                 mark = click.style("ok", fg="green") if color else "ok"
-                click.echo(f"{mark}  {path}")
+                click.echo(f"{mark}  {visible(path)}")
         if not quiet or failed:
             parts = [f"{len(files)} file{'s' if len(files) != 1 else ''} checked"]
             parts.append(f"{errors} error{'s' if errors != 1 else ''}")

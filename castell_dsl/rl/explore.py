@@ -87,6 +87,50 @@ class Exploration:
         )
 
 
+def _is_str_int_map(value: Any) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(k, str) and type(v) is int for k, v in value.items()
+    )
+
+
+def valid_exploration(value: Any, rules_hash: str, players: int, budget: int) -> bool:
+    """Is a cached entry an exploration of exactly this rule set, of the recorded shape?
+
+    The cache lives in the user's own directory and is checked on read (`castell_dsl.cache`);
+    this is the entry's schema, so a damaged or planted entry is ignored and the exploration
+    played again rather than trusted to shape a codec."""
+    if not isinstance(value, dict) or set(value) != {
+        "rules_hash", "players", "budget", "kinds", "first_seen", "together", "max_length",
+        "features",
+    }:  # fmt: skip
+        return False
+    if (value["rules_hash"], value["players"], value["budget"]) != (rules_hash, players, budget):
+        return False
+    kinds, first_seen, together = value["kinds"], value["first_seen"], value["together"]
+    return (
+        isinstance(kinds, list)
+        and all(isinstance(k, str) for k in kinds)
+        and isinstance(first_seen, dict)
+        and all(isinstance(k, str) and _is_str_int_map(v) for k, v in first_seen.items())
+        and isinstance(together, dict)
+        and all(
+            isinstance(k, str)
+            and isinstance(v, list)
+            and all(isinstance(s, list) and all(type(n) is int for n in s) for s in v)
+            for k, v in together.items()
+        )
+        and type(value["max_length"]) is int
+        and isinstance(value["features"], dict)
+        and all(
+            isinstance(k, str)
+            and isinstance(v, list)
+            and len(v) == 2
+            and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v)
+            for k, v in value["features"].items()
+        )
+    )
+
+
 def turn_kinds(game: Game) -> tuple[str, ...]:
     """Every action kind the rule set's turn blocks offer, in the order they are written.
 
@@ -114,7 +158,11 @@ def explore(rules: RuleSet, players: int, start: Any, budget: int = DEFAULT_BUDG
     found = _MEMORY.get(key)
     if found is not None:
         return found
-    stored = cache.get("rl_explore", key)
+
+    def valid(value: Any) -> bool:
+        return valid_exploration(value, rules.hash, players, budget)
+
+    stored = cache.get("rl_explore", key, valid)
     if isinstance(stored, dict):
         found = Exploration.from_json(stored)
         _MEMORY[key] = found
@@ -168,7 +216,7 @@ def explore(rules: RuleSet, players: int, start: Any, budget: int = DEFAULT_BUDG
     )
     _MEMORY[key] = result
     if time.perf_counter() - started > 0.5:  # cheap ones are not worth a disk write
-        cache.put_many("rl_explore", {key: result.to_json()})
+        cache.put_many("rl_explore", {key: result.to_json()}, valid)
     return result
 
 

@@ -20,6 +20,7 @@ from rich.table import Table
 from castell_dsl.contract import ActionError, UndoError
 from castell_dsl.runtime.saves import SaveError
 from castell_dsl.runtime.session import Session
+from castell_terminal.visible import ShowTextOnly
 
 HELP = """\
 Type the number of an action, or an action in full{examples}
@@ -42,6 +43,7 @@ class TerminalApp:
         self.session = session
         self.stdin = stdin or sys.stdin
         self.console = console or Console(highlight=False)
+        self.console.push_render_hook(ShowTextOnly())  # text from files is shown, not obeyed
         self.interactive = self.stdin.isatty()
         session.observers.append(self.on_event)
 
