@@ -166,9 +166,6 @@ class Plugins:
         """Call a `register_*` hook and flatten the lists it returns (see `collect_from`)."""
         return [item for _plugin, item in self.collect_from(hook_name, **kwargs)]
 
-    def implemented(self, hook_name: str) -> bool:
-        return bool(getattr(self.manager.hook, hook_name).get_hookimpls())
-
     def hook_caller(self, hook_name: str) -> Callable[..., None] | None:
         """A fast caller for a hook called often (per move), or None when nothing implements
         it: the implementations are looked up once, failures still name plugin and hook."""
