@@ -24,7 +24,8 @@ setup(
     packages=[*CORE, *PLUGINS, *DATA],
     package_dir={**{name: f"plugins/{name.replace('.', '/')}" for name in PLUGINS}, **DATA},
     package_data={
-        **{name: ["*.md"] for name in PLUGINS},  # a plugin's own pages (a game's reference)
+        # a plugin's own pages: a game's reference, and its players' pages for `help TOPIC`
+        **{name: ["*.md", "pages/*.md"] for name in PLUGINS},
         "castell_dsl.grammar": ["*.lark"],
         **{name: ["*.castell"] for name in DATA if name.endswith((".rules", ".variants"))},
     },

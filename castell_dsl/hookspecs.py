@@ -111,6 +111,20 @@ def register_frontends() -> list[Frontend]:
 
 
 @hookspec
+def register_help_pages() -> list[tuple[str, Path]]:
+    """Players' pages, for `help` and `help TOPIC` while playing: (name, Markdown file) pairs.
+
+    `name` is a rule set's name or a mechanics' name; a front-end looks a game's page up by its
+    rule set's name first, then by its mechanics' name (so a rule set that extends a game
+    finds the game's page). Each `##` section of the page is a help topic, named by its
+    GitHub anchor (`## Local performances` is `help local-performances`); the `## Rules`
+    section is the rules summary `help rules` prints. A game ships its page as package data
+    beside its code (`Path(__file__).parent / "pages" / "castell.md"`). Called when a
+    front-end first needs a page; keep it cheap.
+    """
+
+
+@hookspec
 def register_commands(cli: click.Group) -> None:
     """Add subcommands to the `castell` command line: `cli.add_command(...)` or `@cli.command()`.
 

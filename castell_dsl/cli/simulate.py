@@ -98,6 +98,9 @@ def simulate(ctx: click.Context, **options: Any) -> None:
         except SchedulerError as exc:
             _error(ctx, str(exc))
 
+    where = _where(jobs, client)  # asked before the run: the run closes the client
+    if fmt == "text":
+        _print_seats(bots, settings.get("bots") is None)
     lines: list[dict] = []
     show_progress = fmt == "text" and not options.get("no_progress") and sys.stderr.isatty()
     progress = _progress(games) if show_progress else None
@@ -120,8 +123,35 @@ def simulate(ctx: click.Context, **options: Any) -> None:
     if fmt == "json":
         click.echo(json.dumps({"games": lines, "summary": summary.to_json()}, indent=1))
     elif fmt == "text":
-        _print_summary(summary.to_json(), rules, spec, jobs)
+        _print_summary(summary.to_json(), rules, spec, where)
     ctx.exit(EXIT_OK)
+
+
+def _print_seats(bots: list[str], default: bool) -> None:
+    """Which bot sits in which seat, and, for the default random seats, what they are worth."""
+    click.echo("Seats: " + ", ".join(f"{seat} {bot}" for seat, bot in enumerate(bots)))
+    if default:
+        click.echo(
+            "These are the default random seats: random players make win rates and scores that\n"
+            "say little about the rules. For a designer's numbers seat real players, e.g.\n"
+            "--bots greedy (about 6 games/s for 4 players on one core) or --bots greedy,mcts."
+        )
+
+
+def _where(jobs: int, client: Any) -> str:
+    """Where the games ran, for the summary: the Dask cluster's workers and threads, or the
+    local processes."""
+    if client is None:
+        return f"{jobs} local process{'es' if jobs != 1 else ''}"
+    try:
+        workers = client.scheduler_info().get("workers", {})
+    except Exception:  # the summary still prints if the cluster went away meanwhile
+        return "a Dask cluster"
+    threads = sum(int(w.get("nthreads", 0)) for w in workers.values())
+    return (
+        f"a Dask cluster of {len(workers)} worker{'s' if len(workers) != 1 else ''}, "
+        f"{threads} thread{'s' if threads != 1 else ''}"
+    )
 
 
 def _save_dir_problem(path: str) -> str | None:
@@ -157,7 +187,7 @@ def _progress(total: int) -> Any:
     return progress
 
 
-def _print_summary(data: dict, rules: Any, spec: Any, jobs: int) -> None:
+def _print_summary(data: dict, rules: Any, spec: Any, where: str) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -198,5 +228,6 @@ def _print_summary(data: dict, rules: Any, spec: Any, jobs: int) -> None:
         f"game length: {data['rounds']['mean']:.1f} rounds, "
         f"{data['actions_per_game']['mean']:.0f} actions; "
         f"{data['games_per_second'] or 0:.1f} games/s, "
-        f"{data['actions_per_second'] or 0:,} actions/s with {jobs} job(s)"
+        f"{data['actions_per_second'] or 0:,} actions/s"
     )
+    console.print(f"ran on {where}", soft_wrap=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,13 +30,28 @@ HUMAN = "you"
 MAX_PATH_CHARS = 4096
 
 
-def default_save_path() -> Path:
-    """Where `quit` and the end of input save a game: $CASTELL_SAVE_DIR, or the user's data
+def save_dir() -> Path:
+    """Where `quit` and the end of input save games: $CASTELL_SAVE_DIR, or the user's data
     directory ($XDG_DATA_HOME/castell)."""
     base = os.environ.get("CASTELL_SAVE_DIR")
     if base is None:
         base = os.path.join(_data_home(), "castell")
-    return Path(base) / "last-game.json"
+    return Path(base)
+
+
+def game_file_name(rules_name: str, seed: int, started: float | None = None) -> str:
+    """A save file name of its own for one game: `<rules>-<seed>-<YYYYmmdd-HHMMSS>.json`, so
+    quitting one game never overwrites another (the time is when the session started)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(started))
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in rules_name)[:60] or "game"
+    return f"{safe}-{seed}-{stamp}.json"
+
+
+def default_save_path(
+    rules_name: str = "game", seed: int = 0, started: float | None = None
+) -> Path:
+    """Where `quit` and the end of input save a new game: its own file in `save_dir()`."""
+    return save_dir() / game_file_name(rules_name, seed, started)
 
 
 def _data_home() -> str:
@@ -112,7 +128,11 @@ class Session:
         if len(seats) != players:
             raise ValueError(f"{len(seats)} seats for {players} players")
         self.seats = list(seats)
-        self.save_path = save_path or default_save_path()
+        self.started = time.time()
+        #: Where `quit` saves: the loaded file, `--save-to`, or a new file for this game.
+        self.save_path = save_path or default_save_path(rules.name, seed, self.started)
+        #: The seat that took each action of the log (for `log`), kept by the observer.
+        self.log_seats: list[int] = []
         self.observers: list[Observer] = []
         self.bots: dict[int, Bot] = {
             seat: make_bot(spec, rules, seat, seed)
@@ -132,6 +152,7 @@ class Session:
 
     def _replay(self, rules: RuleSet, players: int, seed: int, log: Sequence[str]) -> Game:
         self.turn_starts = []
+        self.log_seats = []
         game = start_game(rules, players, seed, record_events=False, observers=[self._observe])
         for text in log:
             game.apply(text)
@@ -140,6 +161,8 @@ class Session:
     def _observe(self, game: PlayableGame, event: dict[str, Any]) -> None:
         if event["type"] == "turn":
             self.turn_starts.append((len(game.log), event["player"]))
+        elif event["type"] == "action":
+            self.log_seats.append(event["player"])
         for observer in self.observers:
             observer(game, event)
 
@@ -153,6 +176,19 @@ class Session:
     def describe_seat(self, player: int) -> str:
         spec = self.seats[player]
         return f"seat {player} ({'you' if spec == HUMAN else spec})"
+
+    def log_entries(self) -> list[tuple[int | None, str]]:
+        """The action log with the seat that took each action (None if not known)."""
+        seats: list[int | None] = list(self.log_seats)
+        seats += [None] * (len(self.game.log) - len(seats))
+        return list(zip(seats, self.game.log, strict=False))
+
+    def help_page(self) -> Any:
+        """The game's players' page (`castell_dsl.runtime.pages.HelpPage`), or None when its
+        plugin registers none: `help rules` and `help TOPIC` print its sections."""
+        from .pages import page_for
+
+        return page_for(self.game.rules)
 
     # ---- playing ------------------------------------------------------------------------------
     def bot_move(self) -> Action:
@@ -215,7 +251,7 @@ class Session:
         why, if it cannot be written. Nothing else fails: the game goes on either way."""
         target = check_save_path(path) if path is not None else self.save_path
         record = save_record(self.game, self.seats)
-        ours = target.absolute() == default_save_path().absolute()
+        ours = target.absolute().parent == save_dir().absolute()
         return write_save(target, record, make_parents=ours)
 
     def save_somewhere(self, path: str | os.PathLike | None = None) -> SaveOutcome:
@@ -230,10 +266,12 @@ class Session:
         except SaveWriteError as exc:
             outcome.failures.append(str(exc))
             first = None
-        fallback = Path(_data_home()) / "castell" / "last-game.json"
+        name = game_file_name(self.game.rules.name, self.game.seed, self.started)
+        mine = save_dir() / name
+        fallback = Path(_data_home()) / "castell" / name
         tried: set[Path] = set()
-        ours = {default_save_path().absolute(), fallback.absolute()}  # directories we create
-        for target in (first, default_save_path(), fallback):
+        ours = {mine.absolute(), fallback.absolute()}  # files in directories we create
+        for target in (first, mine, fallback):
             if target is None or target.absolute() in tried:
                 continue
             tried.add(target.absolute())

@@ -158,17 +158,73 @@ def _legend(logic: CalicoLogic) -> Text:
     return text
 
 
+#: Below this many columns the table is drawn compactly (an 80-column terminal).
+WIDE = 100
+
+#: What each scenario objective (K-8.4) counts, in words.
+OBJECTIVE_WORDS = {
+    "score": "score",
+    "rainbow": "rainbow button",
+    "each_cat": "a token of every cat",
+    "cat_tokens": "cat tokens",
+    "tokens_of_one_cat": "tokens of one cat",
+    "buttons_of_one_colour": "buttons of one colour",
+    "goals": "design goals met",
+    "goals_both_ways": "design goals met both ways",
+}
+
+
+def scenario_lines(logic: CalicoLogic, game: GameContext, player: int) -> Text | None:
+    """The scenario's objectives (K-8.4) with the player's progress: `score 12/58`, met ones
+    ticked; None when the game is not a scenario."""
+    from rich.text import Text
+
+    report = logic.report(game).get("scenario")
+    if not report:
+        return None
+    mine = next(p for p in report["players"] if p["seat"] == player)
+    text = Text(f"{report['title']} objectives: ", style="bold")
+    for i, objective in enumerate(mine["objectives"]):
+        words = OBJECTIVE_WORDS.get(objective["objective"], objective["objective"])
+        if i:
+            text.append(", ")
+        mark = "✓ " if objective["met"] else ""
+        text.append(
+            f"{mark}{words} {objective['value']}/{objective['needed']}",
+            style="green" if objective["met"] else "",
+        )
+    if mine["passed"]:
+        text.append("  (all met)", style="bold green")
+    return text
+
+
 def render(logic: CalicoLogic, game: GameContext, viewer: int | None) -> list[Any]:
-    """Rich renderables for the terminal: cats, market, then each player's quilt, hand,
-    design goals, tokens and buttons, and a legend."""
-    from rich.console import Group
-    from rich.panel import Panel
+    """The table as one renderable that lays itself out for the width it is given: every
+    quilt in its panel on a wide screen; on 80 columns the cats, the market, the viewer's
+    quilt beside its details and a line for each other seat."""
+    return [CalicoBoard(logic, game, viewer)]
+
+
+class CalicoBoard:
+    """Calico's table for rich: `__rich_console__` picks the layout by the width it gets."""
+
+    def __init__(self, logic: CalicoLogic, game: GameContext, viewer: int | None) -> None:
+        self.logic, self.game, self.viewer = logic, game, viewer
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        if options.max_width >= WIDE:
+            yield from full_board(self.logic, self.game, self.viewer)
+        else:
+            yield from compact_board(self.logic, self.game, self.viewer)
+
+
+def _head(logic: CalicoLogic, game: GameContext, view: dict, compact: bool = False) -> Text:
     from rich.text import Text
 
     g = game.state["g"]
-    view = public_view(logic, game)
-    out: list[Any] = []
-    head = Text(f"Round {game.state['round']}/{game.rounds}   bag {view['bag']}\n")
+    head = Text(
+        "" if compact else f"Round {game.state['round']}/{game.rounds}   bag {view['bag']}\n"
+    )
     for cat in view["cats"]:
         want = f"group of {cat['group']}+" if "group" in cat else f"shape of {len(cat['shape'])}"
         head.append(f"{cat['name']}", style="bold")
@@ -178,38 +234,112 @@ def render(logic: CalicoLogic, game: GameContext, viewer: int | None) -> list[An
         head.append(f"{slot} ")
         head.append_text(_patch_text(logic, patch))
         head.append(" ")
-    out.append(head)
+    if compact:
+        head.append(f"  bag {view['bag']}")
+    return head
+
+
+def _details(logic: CalicoLogic, game: GameContext, p: int, info: dict) -> Text:
+    """A seat's hand, design goals (met or not), cats, buttons and score now."""
+    from rich.text import Text
+
+    g = game.state["g"]
+    lines = Text("hand: ")
+    for patch in g["hands"][p]:
+        lines.append_text(_patch_text(logic, patch))
+        lines.append(" ")
+    for i, cell in enumerate(logic.goal_cells):
+        col, row = logic.cell_xy[cell]
+        name = info["goals"][i] if i < len(info["goals"]) else None
+        if info["goals_face_down"] and i < len(info["goals"]):
+            shown = "face down"
+        elif name is None:
+            shown = "to choose: " + ", ".join(info["revealed_goals"]) if i == 0 else "(see G1)"
+        else:
+            title = logic.rules.named("goal")[name].title
+            met = (
+                " (met both ways)"
+                if name in info["goals_met"]["both_ways"]
+                else " (met)"
+                if name in info["goals_met"]["one_way"]
+                else ""
+            )
+            shown = f"{title}{met}"
+        lines.append(f"\nG{i + 1} at {col},{row}: {shown}")
+    lines.append(f"\ncats: {', '.join(info['cat_tokens']) or '-'}")
+    lines.append(f"\nbuttons: {', '.join(info['buttons']) or '-'}")
+    lines.append(f"\nscore now: {game.score_of(p)}")
+    return lines
+
+
+def _title(game: GameContext, p: int, info: dict, viewer: int | None) -> str:
+    you = " (you)" if viewer == p else ""
+    turn = " <- to play" if game.current_player == p else ""
+    return f"seat {p}{you}: {info['board']} board{turn}"
+
+
+def full_board(logic: CalicoLogic, game: GameContext, viewer: int | None) -> list[Any]:
+    """Cats, market, then each player's quilt, hand, design goals, tokens and buttons (and
+    the scenario's objectives), and a legend."""
+    from rich.console import Group
+    from rich.panel import Panel
+
+    g = game.state["g"]
+    view = public_view(logic, game)
+    out: list[Any] = [_head(logic, game, view)]
     for p, info in enumerate(view["seats"]):
-        lines = Text("hand: ")
-        for patch in g["hands"][p]:
-            lines.append_text(_patch_text(logic, patch))
-            lines.append(" ")
-        for i, cell in enumerate(logic.goal_cells):
-            col, row = logic.cell_xy[cell]
-            name = info["goals"][i] if i < len(info["goals"]) else None
-            if info["goals_face_down"] and i < len(info["goals"]):
-                shown = "face down"
-            elif name is None:
-                shown = "to choose: " + ", ".join(info["revealed_goals"])
-            else:
-                title = logic.rules.named("goal")[name].title
-                met = (
-                    " (met both ways)"
-                    if name in info["goals_met"]["both_ways"]
-                    else " (met)"
-                    if name in info["goals_met"]["one_way"]
-                    else ""
-                )
-                shown = f"{title}{met}"
-            lines.append(f"\nG{i + 1} at {col},{row}: {shown}")
-        lines.append(f"\ncats: {', '.join(info['cat_tokens']) or '-'}")
-        lines.append(f"   buttons: {', '.join(info['buttons']) or '-'}")
-        lines.append(f"   score now: {game.score_of(p)}")
-        you = " (you)" if viewer == p else ""
-        turn = " <- to play" if game.current_player == p else ""
-        title = f"seat {p}{you}: {info['board']} board{turn}"
-        out.append(Panel(Group(quilt_text(logic, g, p), lines), title=title, expand=False))
+        parts: list[Any] = [quilt_text(logic, g, p), _details(logic, game, p, info)]
+        objectives = scenario_lines(logic, game, p)
+        if objectives is not None:
+            parts.append(objectives)
+        title = _title(game, p, info, viewer)
+        out.append(Panel(Group(*parts), title=title, expand=False))
     out.append(_legend(logic))
+    return out
+
+
+def compact_board(logic: CalicoLogic, game: GameContext, viewer: int | None) -> list[Any]:
+    """For 80 columns: cats and market, the viewer's quilt (else the player to move) with its
+    details beside it, the scenario's objectives, a line for every other seat, a short
+    legend."""
+    from rich.table import Table
+    from rich.text import Text
+
+    g = game.state["g"]
+    view = public_view(logic, game)
+    me = viewer if viewer is not None else game.current_player
+    me = 0 if me is None else me
+    out: list[Any] = [_head(logic, game, view, compact=True)]
+    info = view["seats"][me]
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column()
+    grid.add_column()
+    details = Text(_title(game, me, info, viewer) + "\n", style="bold")
+    details.append_text(_details(logic, game, me, info))
+    quilt = quilt_text(logic, g, me)
+    quilt.rstrip()
+    grid.add_row(quilt, details)
+    out.append(grid)
+    objectives = scenario_lines(logic, game, me)
+    if objectives is not None:
+        out.append(objectives)
+    for p, other in enumerate(view["seats"]):
+        if p == me:
+            continue
+        turn = " <- to play" if game.current_player == p else ""
+        out.append(
+            Text(
+                f"seat {p}: {other['board']} board, score {game.score_of(p)}, cats "
+                f"{', '.join(other['cat_tokens']) or '-'}, buttons "
+                f"{', '.join(other['buttons']) or '-'}{turn} (board: every quilt)"
+            )
+        )
+    letters = (
+        " ".join(f"{c.letter}={name}" for name, c in logic.rules.named("colour").items())
+        + "; "
+        + " ".join(f"{p.letter}={name}" for name, p in logic.rules.named("pattern").items())
+    )
+    out.append(Text(letters + "; * cat o button", style="dim"))
     return out
 
 

@@ -28,12 +28,113 @@ def tile_text(logic: Any, name: str) -> str:
     return f"{name} {skills} x{tile.points} levels ({tile.points})"
 
 
+#: Below this many columns the table is drawn compactly (an 80-column terminal): no adjacency
+#: column but the viewer's own moves, upcoming festivals only, towers in notation.
+WIDE = 100
+
+
+def unique_abbreviations(titles: dict[str, str], shortest: int = 2) -> dict[str, str]:
+    """Each skill's shortest prefix of its title (at least `shortest` letters) that no other
+    title starts with: Balance and Base become `Bal` and `Bas`, Mix `Mi`. A title that is a
+    prefix of another is shown in full."""
+    out = {}
+    lowered = {name: title.lower() for name, title in titles.items()}
+    for name, title in titles.items():
+        others = [t for n, t in lowered.items() if n != name]
+        size = shortest
+        while size < len(title) and any(t.startswith(title[:size].lower()) for t in others):
+            size += 1
+        out[name] = title[:size]
+    return out
+
+
+def skills_text(logic: Any, ranks: dict[str, int], full: bool = False) -> str:
+    """A team's skill ranks: `Bal1 Bas2` (unique abbreviations) or `Balance 1, Base 2`."""
+    if full:
+        return ", ".join(f"{logic.titles[s]} {r}" for s, r in ranks.items() if r) or "-"
+    short = unique_abbreviations(logic.titles)
+    return " ".join(f"{short[s]}{r}" for s, r in ranks.items() if r) or "-"
+
+
 def render(logic: Any, game: Any, viewer: int | None) -> list[Any]:
-    from rich.table import Table
+    """The table as one renderable that lays itself out for the width it is given: full
+    tables on a wide screen, a compact view on 80 columns (the terminal's `board` shows the
+    full tables whatever the terminal's size)."""
+    return [CastellBoard(logic, game, viewer)]
+
+
+class CastellBoard:
+    """Castell's table for rich: `__rich_console__` picks the layout by the width it gets."""
+
+    def __init__(self, logic: Any, game: Any, viewer: int | None) -> None:
+        self.logic, self.game, self.viewer = logic, game, viewer
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        if options.max_width >= WIDE:
+            yield from full_board(self.logic, self.game, self.viewer)
+        else:
+            yield from compact_board(self.logic, self.game, self.viewer)
+
+
+def _wheel(logic: Any, game: Any, viewer: int | None, view: dict) -> Any:
     from rich.text import Text
 
-    view = game.logic.view(game)
     state = game.state["g"]
+    trainable = set()
+    if viewer is not None and viewer == game.current_player:
+        trainable = set(logic.actions["train"].trainable(game, viewer))
+    wheel = Text("Wheel: ")
+    for sector, tile in view["wheel"].items():
+        style = (
+            "bold green" if tile in trainable and _sector_open(logic, state, viewer, sector) else ""
+        )
+        wheel.append(f"{sector}={tile}", style=style)
+        wheel.append("  ")
+    return wheel
+
+
+def _calendar(game: Any, view: dict, upcoming_only: bool = False, most: int = 0) -> Any:
+    from rich.text import Text
+
+    calendar = Text("Festivals: ")
+    spaces = [s for s in view["calendar"] if not upcoming_only or s["round"] >= game.round]
+    shown = spaces[:most] if most else spaces
+    for space in shown:
+        here = space["round"] == game.round
+        label = (
+            f"R{space['round']} {space['region']} {space['back']} "
+            f"[{','.join(map(str, space['size_tokens']))}]"
+        )
+        calendar.append(
+            label, style="bold yellow" if here else ("dim" if space["round"] < game.round else "")
+        )
+        calendar.append("  ")
+    if len(spaces) > len(shown):
+        calendar.append(f"… {len(spaces) - len(shown)} more", style="dim")
+    if not spaces:
+        calendar.append("none left", style="dim")
+    return calendar
+
+
+def _items(t: dict) -> dict[str, list[str]]:
+    items: dict[str, list[str]] = {}
+    for number, region_name in t["size_tokens"]:
+        items.setdefault(region_name, []).append(f"size {number}")
+    for tile, region_name in t["performances"]:
+        items.setdefault(region_name, []).append(tile)
+    for region_name, count in t["collected"].items():
+        items.setdefault(region_name, []).append(f"{count} token{'s' if count > 1 else ''}")
+    if t["prizes"]:
+        items.setdefault("prizes", []).extend(t["prizes"])
+    return items
+
+
+def full_board(logic: Any, game: Any, viewer: int | None) -> list[Any]:
+    """Every table in full: regions with adjacency, the wheel, the whole calendar, players
+    with their items and towers drawn."""
+    from rich.table import Table
+
+    view = game.logic.view(game)
     out: list[Any] = []
     pawn_names = {p: f"P{p}" for p in range(game.players)}
 
@@ -50,55 +151,20 @@ def render(logic: Any, game: Any, viewer: int | None) -> list[Any]:
             str(r["special_tokens"] or ""),
         )
     out.append(regions)
-
-    trainable = set()
-    if viewer is not None and viewer == game.current_player:
-        trainable = set(logic.actions["train"].trainable(game, viewer))
-    wheel = Text("Wheel: ")
-    for sector, tile in view["wheel"].items():
-        style = (
-            "bold green" if tile in trainable and _sector_open(logic, state, viewer, sector) else ""
-        )
-        wheel.append(f"{sector}={tile}", style=style)
-        wheel.append("  ")
-    out.append(wheel)
-
-    calendar = Text("Festivals: ")
-    for space in view["calendar"]:
-        here = space["round"] == game.round
-        label = (
-            f"R{space['round']} {space['region']} {space['back']} "
-            f"[{','.join(map(str, space['size_tokens']))}]"
-        )
-        calendar.append(
-            label, style="bold yellow" if here else ("dim" if space["round"] < game.round else "")
-        )
-        calendar.append("  ")
-    out.append(calendar)
+    out.append(_wheel(logic, game, viewer, view))
+    out.append(_calendar(game, view))
 
     players = Table(title="Players", title_justify="left")
     for column in ("seat", "pawn", "team", "skills", "tokens", "items", "best", "tower"):
         players.add_column(column)
     for t in view["teams"]:
-        skills = (
-            " ".join(f"{logic.titles[s][:2]}{rank}" for s, rank in t["ranks"].items() if rank)
-            or "-"
-        )
-        items: dict[str, list[str]] = {}
-        for number, region_name in t["size_tokens"]:
-            items.setdefault(region_name, []).append(f"size {number}")
-        for tile, region_name in t["performances"]:
-            items.setdefault(region_name, []).append(tile)
-        for region_name, count in t["collected"].items():
-            items.setdefault(region_name, []).append(f"{count} token{'s' if count > 1 else ''}")
-        if t["prizes"]:
-            items.setdefault("prizes", []).extend(t["prizes"])
+        items = _items(t)
         seat = f"{t['seat']}" + (" ◀" if t["seat"] == game.current_player else "")
         players.add_row(
             seat,
             t["pawn"] or "-",
             _counts(t["team"]),
-            skills,
+            skills_text(logic, t["ranks"], full=True),
             str(t["special_tokens"]),
             "\n".join(f"{k}: {', '.join(v)}" for k, v in items.items()) or "-",
             str(t["best_tower_score"]),
@@ -106,6 +172,83 @@ def render(logic: Any, game: Any, viewer: int | None) -> list[Any]:
         )
     out.append(players)
     return out
+
+
+def compact_board(logic: Any, game: Any, viewer: int | None) -> list[Any]:
+    """The table for 80 columns: a line per region (with its wheel tile) and per player, the
+    next festivals, the shared wheel slot and where the viewer's pawn can move."""
+    from rich.table import Table
+    from rich.text import Text
+
+    view = game.logic.view(game)
+    state = game.state["g"]
+    trainable = set()
+    if viewer is not None and viewer == game.current_player:
+        trainable = set(logic.actions["train"].trainable(game, viewer))
+    out: list[Any] = []
+    regions = Table(box=None, padding=(0, 1), pad_edge=False, header_style="bold dim")
+    for column in ("region", "castellers", "pawns", "wheel", "local performances", "tok"):
+        regions.add_column(column, overflow="fold")
+    names = {r["name"] for r in view["regions"]}
+    for r in view["regions"]:
+        tiles = " ".join(_tile_short(logic, x) for x in r["local_performances"]) or "-"
+        tile = view["wheel"].get(r["name"], "")
+        open_here = tile in trainable and _sector_open(logic, state, viewer, r["name"])
+        regions.add_row(
+            r["name"],
+            _counts(r["castellers"]),
+            " ".join(f"P{p}" for p in r["pawns"]),
+            Text(str(tile or ""), style="bold green" if open_here else ""),
+            tiles,
+            str(r["special_tokens"] or ""),
+        )
+    out.append(regions)
+    out.append(_calendar(game, view, upcoming_only=True, most=2))
+    line = Text()
+    for sector, tile in view["wheel"].items():
+        if sector not in names:
+            open_here = tile in trainable and _sector_open(logic, state, viewer, sector)
+            line.append(f"Wheel {sector.replace('_', ' ')}: ")
+            line.append(str(tile), style="bold green" if open_here else "")
+            line.append(". ")
+    if viewer is not None:
+        team = view["teams"][viewer]
+        here = next((r for r in view["regions"] if r["name"] == team["pawn"]), None)
+        if here is not None:
+            line.append(f"From {here['name']} you can move to: {', '.join(here['adjacent'])}")
+    if line:
+        out.append(line)
+    players = Table(box=None, padding=(0, 1), pad_edge=False, header_style="bold dim")
+    for column in ("seat", "team", "skills", "tok", "tower"):
+        players.add_column(column, overflow="fold")
+    for t in view["teams"]:
+        seat = f"P{t['seat']}" + (" ◀" if t["seat"] == game.current_player else "")
+        players.add_row(
+            seat,
+            _counts(t["team"]),
+            skills_text(logic, t["ranks"]),
+            str(t["special_tokens"]),
+            _tower_short(t["tower"], mine=t["seat"] == viewer),
+        )
+    out.append(players)
+    return out
+
+
+def _tower_short(levels: Any, mine: bool) -> str:
+    """The viewer's own tower in notation; another seat's as its height (board: in full)."""
+    from .notation import format_levels
+
+    if not levels:
+        return "-"
+    return format_levels(levels) if mine else f"{len(levels)} levels"
+
+
+def _tile_short(logic: Any, name: str) -> str:
+    tile = logic.tiles[logic.tile_names.index(name)]
+    if tile.shape is not None:
+        return f"{name}:{'-'.join(map(str, tile.shape))}({tile.points})"
+    short = unique_abbreviations(logic.titles)
+    return f"{name}:{'+'.join(short[s] for s in tile.exhibition)}({tile.points})"
 
 
 def _sector_open(logic: Any, state: dict, viewer: int | None, sector: str) -> bool:
@@ -118,38 +261,69 @@ def _sector_open(logic: Any, state: dict, viewer: int | None, sector: str) -> bo
     return index == logic.sector_of_region[pawn] or index in logic.shared_sectors
 
 
+def _not_now(game: Any, text: str) -> str | None:
+    """Why the engine refuses `text` now (None: it is legal): a hint proposes legal moves only."""
+    try:
+        rejection = game.explain(text)
+    except Exception as exc:  # an unreadable proposal is a refusal, never a crash of `hint`
+        return str(exc)
+    return None if rejection is None else rejection.message
+
+
 def hints(logic: Any, game: Any, player: int) -> list[str]:
     """The solver's best festival tower for the player's next festival, and the local
-    performances they can complete now (with the towers)."""
+    performances they can complete now (with the towers). Only moves the engine accepts now
+    are proposed; anything left out says why (C-9.2 for festivals, C-4.7/C-4.9 for the
+    special action)."""
     from .notation import format_levels
 
     state = game.state["g"]
     lines = []
+    pawn = state["pawns"][player]
     upcoming = [s for s in state["calendar"] if s[0] >= game.round]
     if upcoming:
         first_round = upcoming[0][0]
         for rnd, festival, numbers in (s for s in upcoming if s[0] == first_round):
-            where = logic.regions[logic.festival_region[festival]]
+            where_index = logic.festival_region[festival]
+            where = logic.regions[where_index]
             sizes = ",".join(map(str, numbers))
             levels = logic.questions.best_tower_for(state, player, tuple(numbers))
             when = "this round" if rnd == game.round else f"round {rnd}"
+            head = f"Festival in {where} ({when}, sizes {sizes})"
             if levels is None:
                 lines.append(
-                    f"Festival in {where} ({when}, sizes {sizes}): no tower of your team "
-                    f"qualifies yet (it needs {logic.min_levels} levels and every size)"
+                    f"{head}: left out, no tower of your team qualifies yet (it needs "
+                    f"{logic.min_levels} levels and a casteller of every size)"
                 )
-            else:
-                from . import towers
+                continue
+            from . import towers
 
-                score = towers.tower_score(levels, numbers, logic.tower_rules)
+            score = towers.tower_score(levels, numbers, logic.tower_rules)
+            text = f"tower {format_levels(levels)}"
+            why = _not_now(game, text)
+            best = f"scores {score} (your best is {state['best'][player]})"
+            if why is None:
+                lines.append(f"{head}: best tower {text} {best}")
+            else:
+                lines.append(f"{head}: best tower {format_levels(levels)} {best}; not now: {why}")
+            if pawn != where_index:
+                at = logic.regions[pawn] if pawn >= 0 else "not on the board"
                 lines.append(
-                    f"Festival in {where} ({when}, sizes {sizes}): best tower "
-                    f"tower {format_levels(levels)} scores {score} (your best is "
-                    f"{state['best'][player]})"
+                    f"  you compete only with your pawn in {where} at the festival (C-9.2); "
+                    f"your pawn is {'in ' + at if pawn >= 0 else at}"
                 )
+        later = [s for s in upcoming if s[0] != first_round]
+        if later:
+            names = ", ".join(
+                f"R{rnd} {logic.regions[logic.festival_region[f]]}" for rnd, f, _n in later[:3]
+            )
+            more = f" and {len(later) - 3} more" if len(later) > 3 else ""
+            lines.append(
+                f"Later festivals ({names}{more}) are left out: the hint plans for the next "
+                "festival round only; your team will change before them."
+            )
     else:
         lines.append("No festival is left.")
-    pawn = state["pawns"][player]
     if pawn < 0:
         lines.append(
             "Place your pawn first (move REGION), then you can recruit, train and perform."
@@ -160,9 +334,15 @@ def hints(logic: Any, game: Any, player: int) -> list[str]:
         name = logic.tile_names[tile]
         if levels is None:
             lines.append(f"{tile_text(logic, name)}: not possible with your team and skills yet")
+            continue
+        text = f"special perform {name} tower {format_levels(levels)}"
+        why = _not_now(game, text)
+        if why is None:
+            lines.append(f"{tile_text(logic, name)}: {text}")
         else:
             lines.append(
-                f"{tile_text(logic, name)}: special perform {name} tower {format_levels(levels)}"
+                f"{tile_text(logic, name)}: your team can complete it "
+                f"(tower {format_levels(levels)}), but not now: {why}"
             )
     if not state["lp"][pawn]:
         lines.append(f"No local performance is left in {logic.regions[pawn]}.")

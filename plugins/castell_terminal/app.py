@@ -1,21 +1,29 @@
-"""Playing in a terminal: the table, numbered legal actions, and a prompt.
+"""Playing in a terminal: the table, every seat's running score, numbered legal actions and a
+prompt.
 
 At the prompt a player types the number of a listed action, or any action in the engine's
-notation (`move Girona`, `tower 6,6,6/5,5/4/3` …), or a command: `help`, `hint`, `undo`,
-`board`, `log`, `save [FILE]`, `quit` (which saves). Bots' moves are printed as they happen,
-the game's own events as the game tells them (`GameLogic.narrate`), and the final scores as a
-table by category. Input may be piped
-(`castell play --players you,random --seed 3 < moves.txt`): the listed moves are played and
+notation (`move Girona`, `tower 6,6,6/5,5/4/3` …), or a command: `help [TOPIC]`, `hint`,
+`undo`, `board`, `log`, `save [FILE]`, `quit` (which saves). What the other seats did since
+your last turn is shown next to the prompt; the game's own events as the game tells them
+(`GameLogic.narrate`); the final scores as a table by category.
+
+The layout follows the console's size: on 80 columns the game draws its compact table (the
+mechanics' renderables lay themselves out for the width they get) and `board` shows the full
+table, through a pager on a terminal. On a terminal the prompt has line editing, history and
+completion of the legal actions (prompt_toolkit); piped input
+(`castell play --players you,random --seed 3 < moves.txt`) is read line by line, echoed, and
 the game is saved when the input ends.
 """
 
 from __future__ import annotations
 
+import io
 import sys
 from typing import Any, TextIO
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from castell_dsl.contract import ActionError, UndoError
 from castell_dsl.runtime.saves import SaveError
@@ -25,15 +33,18 @@ from castell_terminal.visible import ShowTextOnly
 HELP = """\
 Type the number of an action, or an action in full{examples}
 Commands:
-  hint        advice for your move
+  hint        advice for your move          board   the whole table (a pager)
   undo        take back your actions of this turn (or your last turn)
-  board       show the table again          log     the actions so far
-  save [FILE] save the game                 quit    save and stop
+  log         the actions so far            save [FILE]  save the game
+  quit        save and stop                 help TOPIC   a topic of the rules
   help        this text"""
-
 
 #: The engine's own events; every other event is the game's, told by its `narrate`.
 ENGINE_EVENTS = frozenset({"start", "round", "turn", "action", "end"})
+#: Width at which `board` draws the full table, whatever the terminal's width.
+FULL_WIDTH = 120
+#: Command words, offered by completion beside the legal actions.
+COMMANDS = ("help", "hint", "undo", "board", "log", "save", "quit")
 
 
 class TerminalApp:
@@ -45,20 +56,45 @@ class TerminalApp:
         self.console = console or Console(highlight=False)
         self.console.push_render_hook(ShowTextOnly())  # text from files is shown, not obeyed
         self.interactive = self.stdin.isatty()
+        #: Actions of seats other than the one about to play, not yet shown: (seat, text).
+        self.recent: list[tuple[int, str]] = []
+        self._prompt: Any = None  # a prompt_toolkit session, made on first use
         session.observers.append(self.on_event)
 
     # ---- events from the game -----------------------------------------------------------------
     def on_event(self, game: Any, event: dict[str, Any]) -> None:
         kind = event["type"]
-        if kind == "action" and not self.session.is_human(event["player"]):
-            self.console.print(
-                f"  {self.session.describe_seat(event['player'])}: {event['action']}"
-            )
-        elif kind == "round":
-            self.console.rule(f"Round {event['round']} of {game.rounds}")
+        if kind == "action":
+            if not self.session.is_human(event["player"]) or len(self.session.humans) > 1:
+                self.recent.append((event["player"], event["action"]))
         elif kind not in ENGINE_EVENTS:
-            for renderable in game.logic.narrate(game, event):
+            narrated = game.logic.narrate(game, event)
+            if narrated:
+                self.flush_recent(None)  # what led up to it comes first
+            for renderable in narrated:
                 self.console.print(renderable)
+
+    def flush_recent(self, player: int | None) -> None:
+        """Print the other seats' actions not yet shown, a line per turn of a seat."""
+        if not self.recent:
+            return
+        turns: list[tuple[int, list[str]]] = []
+        for seat, text in self.recent:
+            if seat == player:
+                continue
+            if turns and turns[-1][0] == seat:
+                turns[-1][1].append(text)
+            else:
+                turns.append((seat, [text]))
+        self.recent = []
+        for seat, texts in turns:
+            # a tower rebuilt several times in a turn: only the last one stands (C-5.6)
+            towers = [i for i, t in enumerate(texts) if t.split(" ", 1)[0] == "tower"]
+            texts = [t for i, t in enumerate(texts) if i not in towers[:-1]]
+            line = Text("  ")
+            line.append(self.session.describe_seat(seat), style="bold")
+            line.append(": " + " · ".join(texts))
+            self.console.print(line)
 
     # ---- the loop -----------------------------------------------------------------------------
     def run(self) -> int:
@@ -66,7 +102,8 @@ class TerminalApp:
         game = session.game
         seats = ", ".join(session.describe_seat(p) for p in range(game.players))
         self.console.print(
-            f"[bold]{game.rules.game.title}[/bold] — {seats}; seed {game.seed}. Type help for help."
+            f"[bold]{game.rules.game.title}[/bold] — {seats}; seed {game.seed}. "
+            "Type help for help, help rules for the rules."
         )
         shown_turn = None
         while (player := session.play_bots()) is not None:
@@ -74,48 +111,76 @@ class TerminalApp:
             if marker != shown_turn:
                 self.show(player)
                 shown_turn = marker
+            self.flush_recent(player)
             self.list_actions()
             line = self.read(player)
             if line is None:
                 return self.save_and_stop("End of input")
             if not self.handle(line, player):
                 return self.save_and_stop("Quit")
+        self.flush_recent(None)
         self.final()
         return 0
 
     def save_and_stop(self, why: str) -> int:
-        """Save where the session saves, else wherever it can; say where. 0 when the game
-        was saved somewhere, 1 when it could not be saved at all (and where it tried)."""
+        """Save where the session saves (a file of this game's own), else wherever it can; say
+        where. 0 when the game was saved somewhere, 1 when it could not be saved at all."""
         outcome = self.session.save_somewhere()
         if outcome.path is None:
-            self.console.print(f"[red]{why}: {outcome.describe()}[/red]", markup=True)
+            self.console.print(f"{why}: {outcome.describe()}", style="red", markup=False)
             return 1
         if outcome.failures:
             self.console.print(
-                f"[yellow]Could not save where asked: {'; '.join(outcome.failures)}[/yellow]"
+                f"Could not save where asked: {'; '.join(outcome.failures)}",
+                style="yellow",
+                markup=False,
             )
+        path = outcome.path
         if why == "Quit":
-            path = outcome.path
-            self.console.print(f"Saved to {path}; continue with: castell play --load {path}")
-            return 0
-        self.console.print(f"{why}: game saved to {outcome.path}")
-        self.console.print(f"Continue with: castell play --load {outcome.path}")
+            self.console.print(f"Saved to {path}", markup=False, soft_wrap=True)
+        else:
+            self.console.print(f"{why}: game saved to {path}", markup=False, soft_wrap=True)
+        self.console.print(
+            f"Continue with: castell play --load {path}", markup=False, soft_wrap=True
+        )
         return 0
 
     def read(self, player: int) -> str | None:
         prompt = f"{self.session.describe_seat(player)}> "
         if self.interactive:
             try:
-                return self.console.input(prompt)
-            except EOFError:
+                return self._read_tty(prompt)
+            except (EOFError, KeyboardInterrupt):
                 return None
-        self.console.print(prompt, end="")
+        self.console.print(prompt, end="", markup=False)
         line = self.stdin.readline()
         if not line:
             self.console.print()
             return None
-        self.console.print(line.rstrip("\n"))
+        self.console.print(line.rstrip("\n"), markup=False)
         return line
+
+    def _read_tty(self, prompt: str) -> str:
+        """A line from the keyboard: prompt_toolkit (editing, history, completion of the legal
+        actions) when it can run here, else rich's plain input."""
+        if self._prompt is None:
+            try:
+                from .prompt import make_prompt_session
+
+                self._prompt = make_prompt_session(self.completion_words)
+            except Exception:  # not a usable terminal for prompt_toolkit: plain input
+                self._prompt = False
+        if self._prompt:
+            return str(self._prompt.prompt(prompt))
+        return self.console.input(prompt)
+
+    def completion_words(self) -> list[str]:
+        """What completion offers: the legal actions' texts and the commands."""
+        game = self.session.game
+        actions = [] if game.is_over() else [a.text for a in game.legal_actions()]
+        page = self.session.help_page()
+        topics = [f"help {name}" for name in page.names()] if page is not None else []
+        return [*actions, *COMMANDS, *topics]
 
     def handle(self, line: str, player: int) -> bool:
         """Act on one input line; False to stop."""
@@ -133,22 +198,21 @@ class TerminalApp:
                 return True
             text = actions[index - 1].text
         elif word == "help":
-            lines = session.game.logic.notation()
-            examples = ", for example:\n" + "\n".join(f"  {x}" for x in lines) if lines else "."
-            self.console.print(HELP.format(examples=examples), markup=False)
+            self.help(rest.strip())
             return True
         elif word == "hint":
             for hint in session.game.logic.hints(session.game, player) or [
                 "No hints for this game."
             ]:
-                self.console.print(f"  {hint}")
+                self.console.print(f"  {hint}", markup=False)
             return True
         elif word == "board":
-            self.show(player)
+            self.board(player)
             return True
         elif word == "log":
-            for i, entry in enumerate(session.game.log, 1):
-                self.console.print(f"{i:4d}  {entry}")
+            for i, (seat, entry) in enumerate(session.log_entries(), 1):
+                who = session.describe_seat(seat) if seat is not None else "?"
+                self.console.print(f"{i:4d}  {who}: {entry}", markup=False)
             return True
         elif word == "undo":
             try:
@@ -156,6 +220,7 @@ class TerminalApp:
             except UndoError as exc:
                 self.console.print(f"[red]{exc}[/red]")
                 return True
+            self.recent = []
             self.console.print(f"Took back {count} action(s).")
             self.show(session.game.current_player)
             return True
@@ -165,56 +230,159 @@ class TerminalApp:
             except SaveError as exc:  # the game goes on; the player can try elsewhere
                 self.console.print(f"Not saved: {exc}", style="red", markup=False)
                 return True
-            self.console.print(f"Saved to {path}")
+            self.console.print(f"Saved to {path}", markup=False, soft_wrap=True)
             return True
         elif word == "quit":
             return False
         try:
             action = session.apply(text)
         except ActionError as exc:
-            self.console.print(f"[red]Not allowed: {exc.rejection.message}[/red] ({exc.code})")
+            self.console.print(
+                f"Not allowed: {exc.rejection.message} ({exc.code})", style="red", markup=False
+            )
             return True
-        self.console.print(f"  {session.describe_seat(player)}: {action.text}")
+        self.console.print(f"  {session.describe_seat(player)}: {action.text}", markup=False)
         return True
 
+    # ---- help ---------------------------------------------------------------------------------
+    def help(self, topic: str) -> None:
+        """`help`: the commands, the notation and the topics; `help TOPIC`: that section of
+        the game's players' page (`help rules`: the rules summary)."""
+        page = self.session.help_page()
+        if not topic:
+            lines = self.session.game.logic.notation()
+            examples = ", for example:\n" + "\n".join(f"  {x}" for x in lines) if lines else "."
+            self.console.print(HELP.format(examples=examples), markup=False)
+            if page is not None:
+                self.console.print(f"Topics (help TOPIC): {', '.join(page.names())}", markup=False)
+            return
+        if page is None:
+            self.console.print("This game has no players' page to read topics from.")
+            return
+        found = page.topic(topic)
+        if found is None:
+            self.console.print(
+                f"No topic '{topic[:40]}'. Topics: {', '.join(page.names())}", markup=False
+            )
+            return
+        from rich.markdown import Markdown
+
+        body = Markdown(f"## {found.heading}\n\n{found.text}")
+        if self.interactive and found.text.count("\n") + 2 > self.console.height:
+            with self.console.pager(styles=True):
+                self.console.print(body)
+        else:
+            self.console.print(body)
+
+    # ---- drawing ------------------------------------------------------------------------------
     def show(self, player: int | None) -> None:
+        """The turn's view: one header, the game's table for this console's width, the
+        running scores."""
         game = self.session.game
         when = f"Round {game.round} of {game.rounds}" if game.round else "Setup"
-        seat = f" — {self.session.describe_seat(player)}" if player is not None else ""
+        seat = f" — {self.session.describe_seat(player)} to play" if player is not None else ""
         self.console.rule(when + seat)
         for renderable in game.logic.render(game, player):
             self.console.print(renderable)
+        self.console.print(self.scores_table())
+
+    def board(self, player: int) -> None:
+        """The full table, drawn at least FULL_WIDTH wide: through a pager on a terminal,
+        printed in full otherwise."""
+        game = self.session.game
+        wide = Console(
+            width=max(self.console.width, FULL_WIDTH),
+            file=io.StringIO(),
+            force_terminal=self.console.is_terminal,
+            color_system=self.console.color_system,  # type: ignore[arg-type]
+            highlight=False,
+        )
+        when = f"Round {game.round} of {game.rounds}" if game.round else "Setup"
+        wide.rule(f"{when} — the whole table")
+        for renderable in game.logic.render(game, player):
+            wide.print(renderable)
+        wide.print(self.scores_table(short=False))
+        output = wide.file.getvalue()  # type: ignore[attr-defined]
+        drawn = Text.from_ansi(output)
+        if self.interactive:
+            with self.console.pager(styles=True):
+                self.console.print(drawn, soft_wrap=True)
+        else:
+            self.console.print(drawn, soft_wrap=True)
+
+    def scores_table(
+        self, short: bool = True, title: str = "Scores now", winners: tuple[int, ...] = ()
+    ) -> Table:
+        """Every seat's score by the rule set's categories (`Game.scores()`), and the total;
+        winners starred. `short`: no title and no box (the header says "score now")."""
+        from rich import box
+
+        scores = self.session.game.scores()
+        table = Table(
+            title=None if short else title,
+            title_justify="left",
+            box=None if short else box.HEAVY_HEAD,
+            padding=(0, 1),
+            pad_edge=not short,
+            header_style="bold dim" if short else "bold",
+        )
+        table.add_column("score now" if short else "seat", no_wrap=True)
+        categories = list(scores[0]["categories"]) if scores else []
+        firsts = [name.split("_", 1)[0] for name in categories]
+        for name, first in zip(categories, firsts, strict=True):
+            # compact: the first word when no other category shares it (`board`: in full)
+            shown = first if short and firsts.count(first) == 1 else name.replace("_", " ")
+            table.add_column(shown, justify="right")
+        table.add_column("total", justify="right", style="bold")
+        current = self.session.game.current_player
+        for s in scores:
+            mark = " ★" if s["seat"] in winners else " ◀" if s["seat"] == current else ""
+            table.add_row(
+                self.session.describe_seat(s["seat"]) + mark,
+                *[str(s["categories"][c]) for c in categories],
+                str(s["total"]),
+            )
+        return table
 
     def list_actions(self) -> None:
+        """The legal actions, numbered, grouped by kind (the kind written once per group), on
+        as few lines as they need."""
         actions = self.session.game.legal_actions()
         pending = self.session.game.view()["pending_grant"]
         if pending:
             self.console.print(f"You gained a {pending} action: take it now.")
-        self.console.print(
-            "  ".join(f"[cyan]{i}[/cyan] {a.text}" for i, a in enumerate(actions, 1))
-        )
+        line = Text()
+        label: str | None = None
+        own: str | None
+        texts = [a.text for a in actions]
+        heads = [t.rsplit(" ", 1)[0] if " " in t else t for t in texts]
+        for i, (action, text) in enumerate(zip(actions, texts, strict=True)):
+            run = heads[i : i + 3]
+            if (label == heads[i] and " " in text) or (len(run) == 3 and len(set(run)) == 1):
+                own, rest = heads[i], text[len(heads[i]) + 1 :]  # `place pink/dots: 1 3,2`
+            else:
+                first, _, rest = text.partition(" ")
+                own = first if rest and (label == first or action.kind == first) else None
+                if own is None:
+                    rest = text
+            if line:
+                line.append("  ")
+            if own != label or own is None:
+                label = own
+                if own is not None:
+                    line.append(f"{own}: ", style="bold")
+            line.append(str(i + 1), style="cyan")
+            line.append(f" {rest}")
+        self.console.print(line)
 
     def final(self) -> None:
         game = self.session.game
         result = game.result()
-        table = Table(title="Final scores", title_justify="left")
-        table.add_column("seat")
-        categories = list(result["players"][0]["categories"])
-        for name in categories:
-            table.add_column(name.replace("_", " "), justify="right")
-        table.add_column("total", justify="right")
-        for p in result["players"]:
-            won = " ★" if p["seat"] in result["winners"] else ""
-            table.add_row(
-                self.session.describe_seat(p["seat"]) + won,
-                *[str(p["categories"][c]) for c in categories],
-                str(p["total"]),
-            )
-        self.console.print(table)
-        winners = " and ".join(self.session.describe_seat(w) for w in result["winners"])
-        self.console.print(f"Winner: {winners}")
-        for key, value in result.get("report", {}).items():
-            self.console.print(f"{key}: {value}")
+        self.show(None)
+        winners = tuple(result["winners"])
+        self.console.print(self.scores_table(short=False, title="Final scores", winners=winners))
+        names = " and ".join(self.session.describe_seat(w) for w in winners)
+        self.console.print(f"Winner: {names}")
 
 
 def run(session: Session) -> int:

@@ -20,6 +20,12 @@ def save_dir(tmp_path, monkeypatch):
     return tmp_path / "saves"
 
 
+def only_save(directory: Path) -> Path:
+    """The one save file in `directory` (quit saves each game to a file of its own)."""
+    (found,) = directory.glob("*.json")
+    return found
+
+
 def play(*args: str, input: str):
     return CliRunner().invoke(cli, ["play", *args], input=input)
 
@@ -39,7 +45,7 @@ def test_an_illegal_entry_is_explained_and_changes_nothing(save_dir):
     assert "Not allowed: place your pawn first" in result.stdout
     assert "(no-pawn)" in result.stdout
     assert "'Atlantis' is not a region" in result.stdout
-    record = read_save(save_dir / "last-game.json")
+    record = read_save(only_save(save_dir))
     assert not any(a.startswith("recruit") for a in record["actions"][:1])
 
 
@@ -55,7 +61,7 @@ def test_undo_takes_back_this_turn_then_the_previous_one(save_dir):
     )  # fmt: skip
     assert "Took back 1 action(s)." in result.stdout
     assert "nothing to take back: this is your first turn" in result.stdout
-    record = read_save(save_dir / "last-game.json")
+    record = read_save(only_save(save_dir))
     # The bot moves first with this seed. After our `end` and its reply, the first undo takes
     # back to the start of our first turn; the second has nothing left of ours to take back.
     assert "move Lleida" not in record["actions"]
@@ -87,7 +93,7 @@ def test_end_of_input_mid_game_saves_and_exits_cleanly(save_dir):
     result = play("--players", "you,greedy", "--seed", "8", input="move Girona\n")
     assert result.exit_code == 0
     assert "End of input: game saved to" in result.stdout
-    record = read_save(save_dir / "last-game.json")
+    record = read_save(only_save(save_dir))
     assert record["actions"][-1] == "move Girona" or "move Girona" in record["actions"]
     assert record["seats"] == ["you", "greedy"]
 

@@ -120,3 +120,25 @@ def test_wilson_interval_is_sound():
     low, high = wilson_interval(80, 100)
     assert 0.70 < low < 0.80 < high < 0.88
     assert wilson_interval(0, 0) == (0.0, 0.0)
+
+
+def test_text_summary_names_the_seats_and_says_random_seats_are_random():
+    result = simulate("--games", "2", "--players", "2")
+    assert result.exit_code == 0, result.output
+    assert "Seats: 0 random, 1 random" in result.stdout
+    assert "default random seats" in result.stdout and "--bots greedy" in result.stdout
+    assert "ran on 1 local process" in result.stdout and "job(s)" not in result.stdout
+    chosen = simulate("--games", "2", "--players", "2", "--bots", "greedy,random")
+    assert "Seats: 0 greedy, 1 random" in chosen.stdout
+    assert "default random seats" not in chosen.stdout
+
+
+def test_text_summary_reports_the_dask_cluster():
+    from dask.distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False) as cluster:
+        result = simulate(
+            "--games", "2", "--players", "2", "--scheduler", cluster.scheduler_address
+        )
+    assert result.exit_code == 0, result.output
+    assert "ran on a Dask cluster of 2 workers, 2 threads" in result.stdout

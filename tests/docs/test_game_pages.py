@@ -1,4 +1,5 @@
-"""The players' pages `docs/games/castell.md` and `docs/games/calico.md` stay true.
+"""The players' pages `plugins/castell_game/pages/castell.md` and
+`plugins/calico_game/pages/calico.md` stay true.
 
 (a) Every rule ID cited in the rule files (`rules/**/*.castell`) and the tests
     (`tests/**/*.py`) is defined on its game's page, in bold (`**C-4.3**`, `**K-5.2**`).
@@ -27,7 +28,10 @@ from castell_dsl import load_rules, new_game
 from castell_dsl.contract import ActionError
 
 REPO = Path(__file__).resolve().parents[2]
-PAGES = {"C": REPO / "docs" / "games" / "castell.md", "K": REPO / "docs" / "games" / "calico.md"}
+PAGES = {
+    "C": REPO / "plugins" / "castell_game" / "pages" / "castell.md",
+    "K": REPO / "plugins" / "calico_game" / "pages" / "calico.md",
+}
 #: Which rule set a page's examples are read with, unless the fence says `rules=…`.
 PAGE_RULES = {"castell.md": "castell", "calico.md": "calico"}
 SHARED_RULES = REPO.parent / "shared" / "rules"
@@ -168,7 +172,8 @@ def all_examples():
 @pytest.mark.parametrize("prefix", sorted(PAGES))
 def test_every_cited_rule_id_is_defined_on_its_page(prefix):
     """(a) C-1 … C-10 and K-1 … K-8 as cited in rules/**/*.castell and tests/**/*.py: each
-    is defined in bold on docs/games/castell.md (C-…) or docs/games/calico.md (K-…)."""
+    is defined in bold on plugins/castell_game/pages/castell.md (C-…) or
+    plugins/calico_game/pages/calico.md (K-…)."""
     defined = defined_ids(prefix)
     cited = cited_ids()
     missing = {
@@ -280,7 +285,7 @@ def test_example_checkers_can_fail():
 def test_sections_are_help_topics(page):
     """Each page's `##` sections have unique slugs, include the expected topics and are at most
     60 lines, so `help TOPIC` can print one (C-… and K-… rules are grouped by topic)."""
-    path = REPO / "docs" / "games" / page
+    path = next(p for p in PAGES.values() if p.name == page)
     found = sections(path)
     slugs = [name for _h, name, _n in found]
     assert len(slugs) == len(set(slugs)), f"duplicate section slugs in {page}: {slugs}"

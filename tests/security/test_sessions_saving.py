@@ -43,6 +43,12 @@ def home(tmp_path, monkeypatch):
     return tmp_path
 
 
+def _only_save(directory: Path) -> Path:
+    """The one save file in `directory` (quit saves each game to a file of its own)."""
+    (found,) = directory.glob("*.json")
+    return found
+
+
 def _session(save_path: Path | None = None) -> Session:
     return Session(load_rules("castell"), 2, 3, ["you", "random"], save_path=save_path)
 
@@ -91,7 +97,8 @@ def test_quit_to_an_unwritable_place_falls_back_and_says_so(home):
     assert code == 0
     saved = replies[-1]
     assert saved["type"] == "saved" and saved["reason"] == "end of input"
-    assert Path(saved["path"]) == home / "saves" / "last-game.json"
+    assert Path(saved["path"]).parent == home / "saves"  # the game's own file there
+    assert Path(saved["path"]).name.startswith("castell-3-")
     assert "a-file" in saved["failed"][0]
     assert read_save(saved["path"])["actions"][-1] == "move Girona"
 
@@ -133,7 +140,7 @@ def test_terminal_save_failures_are_told_and_the_game_goes_on(home, line):
     assert result.exit_code == 0, result.output
     assert "Not saved:" in result.stdout
     assert "internal error" not in result.output
-    assert read_save(home / "saves" / "last-game.json")["actions"][-1] == "move Girona"
+    assert read_save(_only_save(home / "saves"))["actions"][-1] == "move Girona"
 
 
 def test_an_unwritable_save_to_warns_and_quit_still_saves(home):
@@ -145,7 +152,7 @@ def test_an_unwritable_save_to_warns_and_quit_still_saves(home):
     assert result.exit_code == 0, result.output
     assert "warning: --save-to" in result.stderr
     assert "Could not save where asked" in result.stdout
-    assert read_save(home / "saves" / "last-game.json")["actions"][-1] == "move Girona"
+    assert read_save(_only_save(home / "saves"))["actions"][-1] == "move Girona"
 
 
 def test_an_unwritable_simulate_save_directory_is_a_clean_error(home):
