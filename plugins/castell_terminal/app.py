@@ -383,6 +383,29 @@ class TerminalApp:
         self.console.print(self.scores_table(short=False, title="Final scores", winners=winners))
         names = " and ".join(self.session.describe_seat(w) for w in winners)
         self.console.print(f"Winner: {names}")
+        for line in report_lines(result.get("report") or {}):
+            self.console.print(line, markup=False)
+
+
+def report_lines(report: Any, prefix: str = "", limit: int = 40) -> list[str]:
+    """A game's extra results (`GameLogic.report`, e.g. scenario objectives met) as
+    `path: value` lines, whatever the game: the terminal names no game's report."""
+    lines: list[str] = []
+
+    def walk(value: Any, path: str) -> None:
+        if len(lines) >= limit:
+            return
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                walk(inner, f"{path}.{key}" if path else str(key))
+        elif isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
+            for i, inner in enumerate(value):
+                walk(inner, f"{path}[{i}]")
+        else:
+            lines.append(f"  {path}: {value}")
+
+    walk(report, prefix)
+    return ["Report:", *lines] if lines else []
 
 
 def run(session: Session) -> int:

@@ -151,3 +151,13 @@ def test_completion_offers_the_legal_actions():
     completer = ActionCompleter(lambda: ["move Girona", "move Lleida", "end", "hint"])
     found = [c.text for c in completer.get_completions(Document("mo"), None)]  # type: ignore[arg-type]
     assert found == ["move Girona", "move Lleida"]
+
+
+def test_a_games_report_is_printed_at_the_end_whatever_the_game():
+    """K-8.4: a finished scenario's objectives (the game's `report`) appear on the final
+    screen; the terminal prints any game's report as `path: value` lines."""
+    from castell_terminal.app import report_lines
+
+    lines = report_lines({"scenario": {"number": 1, "players": [{"met": [True, False]}]}})
+    assert lines == ["Report:", "  scenario.number: 1", "  scenario.players[0].met: [True, False]"]
+    assert report_lines({}) == []
