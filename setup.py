@@ -25,6 +25,10 @@ setup(
     package_dir={**{name: f"plugins/{name.replace('.', '/')}" for name in PLUGINS}, **DATA},
     package_data={
         "castell_dsl.grammar": ["*.lark"],
+        # Each game's browser renderer and the web front-end's pages: static files, no build.
+        "castell_game": ["web/*"],
+        "calico_game": ["web/*"],
+        "castell_web": ["static/*"],
         **{name: ["*.castell"] for name in DATA if name.endswith((".rules", ".variants"))},
     },
 )

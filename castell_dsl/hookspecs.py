@@ -33,6 +33,7 @@ if TYPE_CHECKING:
         PlayableGame,
         RulesEditor,
         Variant,
+        WebAssets,
     )
 
 hookspec = pluggy.HookspecMarker("castell_dsl")
@@ -107,6 +108,17 @@ def register_frontends() -> list[Frontend]:
 
     Return a list of `castell_dsl.contract.Frontend`: a name, a description, and
     `run(session) -> int` which plays a game session and returns the exit code.
+    """
+
+
+@hookspec
+def register_web_assets() -> list[WebAssets]:
+    """How games draw themselves in a browser (`castell serve`).
+
+    Return a list of `castell_dsl.contract.WebAssets`: a mechanics name, the folder of its
+    static files and the ES module exporting `render(view, svg, context)`. The web front-end
+    names no game, so this is how a game's board reaches it; a game without assets is played
+    through a generic page. Called once per server start.
     """
 
 

@@ -20,3 +20,11 @@ def register_mechanics() -> list[Any]:
     from .mechanics import CalicoMechanics
 
     return [CalicoMechanics()]
+
+
+@hookimpl
+def register_web_assets() -> list[Any]:
+    """The quilt drawn in SVG for `castell serve` (web/render.js)."""
+    from castell_dsl.contract import WebAssets
+
+    return [WebAssets("calico", Path(__file__).parent / "web")]

@@ -39,3 +39,11 @@ def register_commands(cli: Any) -> None:
     from .cli import tower
 
     cli.add_command(tower)
+
+
+@hookimpl
+def register_web_assets() -> list[Any]:
+    """Regions, wheel, calendar and the tower builder in SVG for `castell serve`."""
+    from castell_dsl.contract import WebAssets
+
+    return [WebAssets(NAME, Path(__file__).parent / "web")]
