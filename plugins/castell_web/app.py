@@ -27,7 +27,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import messages as m
 from .assets import STATIC, game_assets, renderer_url
-from .matches import RATE_BURST, RATE_PER_SECOND, Connection, Lobby, Refused, catalogue
+from .lobby import Lobby, catalogue
+from .matches import RATE_BURST, RATE_PER_SECOND, Connection, Refused
 from .replays import steps_of
 from .store import MatchStore
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,10 @@ pytest.importorskip("httpx")
 from castell_web.app import create_app  # noqa: E402
 from castell_web.messages import MAX_MESSAGE  # noqa: E402
 from castell_web.store import SqliteStore  # noqa: E402
-from starlette.testclient import TestClient  # noqa: E402
+
+with warnings.catch_warnings():  # starlette's notice about httpx's successor
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from starlette.testclient import TestClient
 
 
 @pytest.fixture

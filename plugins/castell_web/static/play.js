@@ -46,7 +46,8 @@ function showStatus() {
   else text = `Waiting for ${seatName(state.player)} — round ${view.round}/${view.rounds}`;
   if (state.seat === null) text = `Watching. ${text}`;
   $("status").textContent = text;
-  $("status").dataset.turn = state.legal_actions.length ? "yours" : (result ? "over" : "waiting");
+  $("status").dataset.turn = result ? "over" : (state.legal_actions.length ? "yours" : "waiting");
+  $("status").dataset.version = String(state.version);
 }
 
 function showState() {
