@@ -21,7 +21,7 @@ from castell_web.messages import MAX_MESSAGE  # noqa: E402
 from castell_web.store import SqliteStore  # noqa: E402
 
 with warnings.catch_warnings():  # starlette's notice about httpx's successor
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.filterwarnings("ignore", message=".*httpx.*")
     from starlette.testclient import TestClient
 
 
@@ -242,3 +242,18 @@ def test_undo_is_stored_and_a_restart_resumes(db: Path) -> None:
             assert again["log"] == state["log"] == ["end", "move Valls"]
             assert again["legal_actions"] == state["legal_actions"]
     store.close()
+
+
+def test_a_game_without_assets_gets_the_generic_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The web front-end names no game: without registered assets, `renderer` is null and the
+    page falls back to the generic view (legal actions as buttons, the view as a tree)."""
+    import castell_web.app
+
+    monkeypatch.setattr(castell_web.app, "game_assets", dict)
+    with TestClient(create_app(None)) as c:
+        match = create(c)
+        with c.websocket_connect(f"/ws/matches/{match['id']}") as ws:
+            assert until(ws, "hello")["renderer"] is None
+        games = c.get("/api/games").json()["games"]
+        assert all(game["renderer"] is None for game in games)
+        assert c.get("/static/generic.js").status_code == 200
