@@ -27,6 +27,10 @@ setup(
         # a plugin's own pages: a game's reference, and its players' pages for `help TOPIC`
         **{name: ["*.md", "pages/*.md"] for name in PLUGINS},
         "castell_dsl.grammar": ["*.lark"],
+        # Each game's browser renderer and the web front-end's pages: static files, no build.
+        "castell_game": ["web/*"],
+        "calico_game": ["web/*"],
+        "castell_web": ["static/*"],
         **{name: ["*.castell"] for name in DATA if name.endswith((".rules", ".variants"))},
     },
 )

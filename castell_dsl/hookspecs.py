@@ -33,6 +33,7 @@ if TYPE_CHECKING:
         PlayableGame,
         RulesEditor,
         Variant,
+        WebAssets,
     )
 
 hookspec = pluggy.HookspecMarker("castell_dsl")
@@ -121,6 +122,17 @@ def register_help_pages() -> list[tuple[str, Path]]:
     section is the rules summary `help rules` prints. A game ships its page as package data
     beside its code (`Path(__file__).parent / "pages" / "castell.md"`). Called when a
     front-end first needs a page; keep it cheap.
+    """
+
+
+@hookspec
+def register_web_assets() -> list[WebAssets]:
+    """How games draw themselves in a browser (`castell serve`).
+
+    Return a list of `castell_dsl.contract.WebAssets`: a mechanics name, the folder of its
+    static files and the ES module exporting `render(view, svg, context)`. The web front-end
+    names no game, so this is how a game's board reaches it; a game without assets is played
+    through a generic page. Called once per server start.
     """
 
 

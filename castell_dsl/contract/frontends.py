@@ -48,5 +48,23 @@ class Frontend:
     run: Callable[[PlaySession], int]
 
 
+@dataclass(frozen=True)
+class WebAssets:
+    """How a game draws itself in a browser: the ES modules of one mechanics.
+
+    The web front-end names no game: for a match whose rule set uses `mechanics`, it serves
+    `directory` under `/games/{mechanics}/` and imports `entry` from there, which exports
+    `render(view, svg, context)`. A mechanics without assets plays through a generic page
+    (the legal actions as buttons, the view as a tree), so assets are optional.
+    """
+
+    #: The mechanics name rule files give in `game { mechanics NAME }`.
+    mechanics: str
+    #: The folder of static files (JavaScript modules, CSS, images) served as they are.
+    directory: Path
+    #: The module, relative to `directory`, that exports `render`.
+    entry: str = "render.js"
+
+
 class UndoError(Exception):
     """Nothing to take back, with the reason in words."""

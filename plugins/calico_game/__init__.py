@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from castell_dsl import hookimpl
-from castell_dsl.contract import Mechanics, shipped_dir
+from castell_dsl.contract import Mechanics, WebAssets, shipped_dir
 
 
 @hookimpl
@@ -19,3 +19,9 @@ def register_mechanics() -> list[Mechanics]:
     from .mechanics import CalicoMechanics
 
     return [CalicoMechanics()]
+
+
+@hookimpl
+def register_web_assets() -> list[WebAssets]:
+    """The quilt drawn in SVG for `castell serve` (web/render.js)."""
+    return [WebAssets("calico", Path(__file__).parent / "web")]

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from castell_dsl import hookimpl
-from castell_dsl.contract import Mechanics, shipped_dir
+from castell_dsl.contract import Mechanics, WebAssets, shipped_dir
 
 if TYPE_CHECKING:
     import click
@@ -42,3 +42,9 @@ def register_commands(cli: click.Group) -> None:
     from .cli import tower
 
     cli.add_command(tower)
+
+
+@hookimpl
+def register_web_assets() -> list[WebAssets]:
+    """Regions, wheel, calendar and the tower builder in SVG for `castell serve`."""
+    return [WebAssets(NAME, Path(__file__).parent / "web")]

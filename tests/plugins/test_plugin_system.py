@@ -101,6 +101,7 @@ def test_castell_plugins_json_lists_built_ins_with_their_hooks():
         "register_commands",
         "register_mechanics",
         "register_rule_paths",
+        "register_web_assets",
     ]
     assert plugins["castell"]["provides"]["mechanics"] == ["castell"]
     assert "random" in plugins["bots"]["provides"]["bots"]

@@ -1,0 +1,228 @@
+"""The ASGI application: the JSON API, the match WebSockets, the pages and their assets.
+
+Routes (docs/web.md):
+
+- `GET /` lobby, `GET /play/{id}` play (a seat's token in the URL fragment), `GET /watch/{id}`,
+  `GET /replay` and `GET /replay/{id}`: static pages, the same for everyone.
+- `GET /api/games`; `POST /api/matches`, `GET /api/matches`, `GET /api/matches/{id}`,
+  `GET /api/matches/{id}/save`, `GET /api/matches/{id}/steps`, `POST /api/replay`.
+- `WS /ws/matches/{id}?token=…`: the protocol (docs/protocol.md, "Over WebSocket").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from . import messages as m
+from .assets import STATIC, game_assets, renderer_url
+from .lobby import Lobby, catalogue
+from .matches import RATE_BURST, RATE_PER_SECOND, Connection, Refused
+from .replays import steps_of
+from .store import MatchStore
+
+log = logging.getLogger("castell_web")
+
+#: The largest JSON body the API reads (a creation request, an uploaded save).
+MAX_BODY = 1024 * 1024
+#: Headers on every page: no framing by other sites, no sniffing, scripts only from here.
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+        "connect-src 'self' ws: wss:; frame-ancestors 'none'"
+    ),
+}
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _json_body(request: Request) -> Any:
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise Refused(f"the request is larger than {MAX_BODY // 1024} KiB")
+    try:
+        return json.loads(body)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise Refused(f"the request body is not JSON ({exc})") from None
+
+
+def create_app(
+    store: MatchStore | None = None, rate: tuple[float, float] = (RATE_BURST, RATE_PER_SECOND)
+) -> Starlette:
+    """The server for one store (None: matches live in memory only, for tests). `rate` is
+    each connection's message budget: a burst, then so many per second
+    (`app.state.rate`, read at each new connection)."""
+    lobby = Lobby(store)
+    assets = game_assets()
+
+    def page(name: str) -> Any:
+        async def endpoint(_request: Request) -> Response:
+            return FileResponse(STATIC / name, headers=SECURITY_HEADERS)
+
+        return endpoint
+
+    async def games(_request: Request) -> Response:
+        from castell_dsl.runtime.plugins import registries
+
+        found = await asyncio.to_thread(catalogue)
+        for game in found:
+            game["renderer"] = renderer_url(assets, game["mechanics"])
+        return JSONResponse({"games": found, "bots": sorted(registries().bots)})
+
+    async def create(request: Request) -> Response:
+        try:
+            body = await _json_body(request)
+            if not isinstance(body, dict):
+                raise Refused("send a JSON object: {rules, variants, players, seed}")
+            new = await asyncio.to_thread(lobby.create, body)
+        except Refused as exc:
+            return _error(400, str(exc))
+        match = new.match
+        seats = []
+        for seat, (spec, token) in enumerate(zip(match.session.seats, new.tokens, strict=True)):
+            item: dict[str, Any] = {"seat": seat, "kind": spec}
+            if token is not None:
+                item["token"] = token
+                item["url"] = f"/play/{match.id}#seat={seat}&token={token}"
+            seats.append(item)
+        match.kick()
+        return JSONResponse(
+            {"id": match.id, "seats": seats, "watch_url": f"/watch/{match.id}"}, status_code=201
+        )
+
+    async def list_matches(_request: Request) -> Response:
+        return JSONResponse({"matches": [match.summary() for match in lobby.matches.values()]})
+
+    def _match(request: Request) -> Any:
+        return lobby.matches.get(request.path_params["id"])
+
+    async def status(request: Request) -> Response:
+        match = _match(request)
+        if match is None:
+            return _error(404, "no such match")
+        return JSONResponse(match.summary())
+
+    async def save(request: Request) -> Response:
+        match = _match(request)
+        if match is None:
+            return _error(404, "no such match")
+        async with match.lock:
+            record = lobby.save(match.id)
+        return JSONResponse(
+            record,
+            headers={"Content-Disposition": f'attachment; filename="castell-{match.id}.json"'},
+        )
+
+    async def steps(request: Request) -> Response:
+        match = _match(request)
+        if match is None:
+            return _error(404, "no such match")
+        async with match.lock:
+            record = lobby.save(match.id)
+        return await _steps_response(record)
+
+    async def upload(request: Request) -> Response:
+        try:
+            record = await _json_body(request)
+        except Refused as exc:
+            return _error(400, str(exc))
+        return await _steps_response(record)
+
+    async def _steps_response(record: Any) -> Response:
+        try:
+            found = await asyncio.to_thread(steps_of, record)
+        except Refused as exc:
+            return _error(400, str(exc))
+        for_game = found.get("mechanics", "")
+        found["renderer"] = renderer_url(assets, for_game)
+        return JSONResponse(found)
+
+    async def play_socket(websocket: WebSocket) -> None:
+        match = lobby.matches.get(websocket.path_params["id"])
+        await websocket.accept()
+        if match is None:
+            await websocket.send_text(m.encode(m.error("no-match", "no such match")))
+            await websocket.close(code=4404)
+            return
+        try:
+            seat = match.seat_of(websocket.query_params.get("token"))
+        except Refused as exc:
+            await websocket.send_text(m.encode(m.error("bad-token", str(exc))))
+            await websocket.close(code=4403)
+            return
+        burst, per_second = websocket.app.state.rate
+        conn = Connection(websocket.send_text, seat, (burst, per_second), allowance=burst)
+        pump = asyncio.create_task(conn.pump())
+        match.join(conn, renderer_url(assets, match.mechanics))
+        try:
+            while not conn.closed:
+                received = await websocket.receive()
+                if received["type"] == "websocket.disconnect":
+                    break
+                text = received.get("text")
+                if text is None:
+                    conn.put(m.error("bad-message", "send text frames of JSON"))
+                    continue
+                await match.receive(conn, text)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            match.leave(conn)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(pump, timeout=1)
+            pump.cancel()
+            with contextlib.suppress(Exception):
+                await websocket.close()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        for problem in await asyncio.to_thread(lobby.restore):
+            log.warning(problem)
+        for match in lobby.matches.values():
+            match.kick()
+        yield
+        for match in list(lobby.matches.values()):
+            await match.stop()
+
+    routes = [
+        Route("/", page("lobby.html")),
+        Route("/play/{id}", page("play.html")),
+        Route("/watch/{id}", page("play.html")),
+        Route("/replay", page("replay.html")),
+        Route("/replay/{id}", page("replay.html")),
+        Route("/api/games", games),
+        Route("/api/matches", create, methods=["POST"]),
+        Route("/api/matches", list_matches),
+        Route("/api/matches/{id}", status),
+        Route("/api/matches/{id}/save", save),
+        Route("/api/matches/{id}/steps", steps),
+        Route("/api/replay", upload, methods=["POST"]),
+        WebSocketRoute("/ws/matches/{id}", play_socket),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        *(
+            Mount(f"/games/{name}", StaticFiles(directory=found.directory), name=f"game-{name}")
+            for name, found in sorted(assets.items())
+        ),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.lobby = lobby
+    app.state.rate = rate
+    return app

@@ -1,0 +1,70 @@
+// The replay page: a finished match (/replay/{id}) or an uploaded save, verified by the server,
+// stepped forward and back. The views come from the server, which replays the log.
+import {api, describeResult, el, fill, loadRenderer} from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+let replay = null;
+let renderer = null;
+let at = 0;
+
+function show() {
+  const step = replay.steps[at];
+  const last = replay.steps.length - 1;
+  const who = step.player === null ? "" : ` by seat ${step.player}`;
+  const what = step.action === null ? "the start" : `action ${at}/${last}: ${step.action}${who}`;
+  const end = at === last && replay.result ? ` — ${describeResult(replay.result)}` : "";
+  $("status").textContent = `Step ${at} of ${last}, round ${step.view.round}: ${what}${end}`;
+  $("slider").value = String(at);
+  [...$("log").children].forEach((item, i) => item.classList.toggle("current", i + 1 === at));
+  renderer.render(step.view, $("board-svg"), {seat: null, player: null, legal: [], act: () => {}, check: async () => ({})});
+}
+
+async function open(data) {
+  replay = data;
+  renderer = await loadRenderer(data.renderer);
+  $("title").textContent = `Replay — ${data.game}`;
+  $("slider").max = String(data.steps.length - 1);
+  fill($("log"), data.steps.slice(1).map((s, i) => el("li", {onclick: () => go(i + 1)}, s.action)));
+  at = 0;
+  show();
+}
+
+function go(index) {
+  if (!replay) return;
+  at = Math.max(0, Math.min(replay.steps.length - 1, index));
+  show();
+}
+
+async function load(promise) {
+  $("message").textContent = "";
+  try {
+    await open(await promise);
+  } catch (failure) {
+    $("message").textContent = `Cannot replay: ${failure.message}`;
+  }
+}
+
+$("first").addEventListener("click", () => go(0));
+$("back").addEventListener("click", () => go(at - 1));
+$("forward").addEventListener("click", () => go(at + 1));
+$("last").addEventListener("click", () => go(Infinity));
+$("slider").addEventListener("input", () => go(Number($("slider").value)));
+document.addEventListener("keydown", (event) => {
+  if (event.key === "ArrowLeft") go(at - 1);
+  if (event.key === "ArrowRight") go(at + 1);
+});
+$("file").addEventListener("change", async () => {
+  const file = $("file").files[0];
+  if (!file) return;
+  let record;
+  try {
+    record = JSON.parse(await file.text());
+  } catch {
+    $("message").textContent = "Cannot replay: the file is not JSON";
+    return;
+  }
+  load(api("/api/replay", record));
+});
+
+const [, , matchId] = location.pathname.split("/");
+if (matchId) load(api(`/api/matches/${encodeURIComponent(matchId)}/steps`));
