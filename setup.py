@@ -17,6 +17,8 @@ DATA = {
     "calico_game.rules": "rules/calico",
     "calico_game.rules.variants": "rules/calico/variants",
 }
+#: Files shipped beside a plugin's code (static files: no build step).
+PLUGIN_DATA = ["*.md", "pages/*.md", "web/*", "static/*"]
 CORE = find_packages(".", include=["castell_dsl", "castell_dsl.*"])
 PLUGINS = find_packages("plugins")
 
@@ -24,13 +26,10 @@ setup(
     packages=[*CORE, *PLUGINS, *DATA],
     package_dir={**{name: f"plugins/{name.replace('.', '/')}" for name in PLUGINS}, **DATA},
     package_data={
-        # a plugin's own pages: a game's reference, and its players' pages for `help TOPIC`
-        **{name: ["*.md", "pages/*.md"] for name in PLUGINS},
+        # A plugin's own files, whichever it has: its pages (a game's reference, its players'
+        # pages for `help TOPIC`), a game's browser renderer, the web front-end's pages.
+        **{name: PLUGIN_DATA for name in PLUGINS},
         "castell_dsl.grammar": ["*.lark"],
-        # Each game's browser renderer and the web front-end's pages: static files, no build.
-        "castell_game": ["web/*"],
-        "calico_game": ["web/*"],
-        "castell_web": ["static/*"],
         **{name: ["*.castell"] for name in DATA if name.endswith((".rules", ".variants"))},
     },
 )
