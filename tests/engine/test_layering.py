@@ -25,6 +25,7 @@ RANKS = {
     "runtime": 4,
     "api": 5,
     "cli": 6,
+    "tools": 6,
     "__main__": 6,
 }
 #: The package root re-exports the API lazily (PEP 562): it sits above everything it names.
