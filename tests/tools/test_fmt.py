@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
 from castell_dsl.cli import cli
 from castell_dsl.tools.formatter import format_text
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def fmt(text: str) -> str:
@@ -146,6 +150,19 @@ def test_a_syntax_error_is_reported_and_nothing_is_formatted():
     result = format_text("game g {\n  rounds\n", "bad.castell")
     assert result.text is None
     assert [d.code for d in result.diagnostics] == ["E0111"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(
+        p.relative_to(ROOT).as_posix()
+        for p in (*ROOT.glob("rules/**/*.castell"), *ROOT.glob("docs/examples/**/*.castell"))
+    ),
+)
+def test_bundled_rule_files_are_formatted(path):
+    """The bundled files are kept in the canonical layout (`castell fmt --check` in CI)."""
+    text = (ROOT / path).read_text(encoding="utf-8")
+    assert fmt(text) == text
 
 
 # ---- the command -----------------------------------------------------------------------------
