@@ -23,9 +23,16 @@ GOOD = (ROOT / "rules" / "castell" / "variants" / "short-season.castell").read_t
 BROKEN = 'extends "castell"\noverride game { rounds }\n'
 
 
-def hook() -> dict:
-    (only,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
-    return only
+def hook(name: str = "castell-validate") -> dict:
+    hooks = {h["id"]: h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    return hooks[name]
+
+
+def test_the_formatter_hook_checks_layout_with_the_installed_command():
+    definition = hook("castell-fmt")
+    assert definition["entry"] == "castell fmt --check"
+    assert definition["language"] == "python"
+    assert re.compile(definition["files"]).search("rules/calico/calico.castell")
 
 
 def test_the_hook_definition():

@@ -26,6 +26,7 @@ RANKS = {
     "api": 5,
     "rl": 5,
     "cli": 6,
+    "tools": 6,
     "__main__": 6,
 }
 #: The package root re-exports the API lazily (PEP 562): it sits above everything it names.
