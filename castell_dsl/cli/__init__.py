@@ -26,6 +26,7 @@ COMMANDS = {
     "replay": ("castell_dsl.cli.replay:replay", "Replay a saved game and verify it."),
     "plugins": ("castell_dsl.cli.plugins:plugins_command", "List plugins and their hooks."),
     "play": ("castell_dsl.cli.play:play", "Play a game against bots or friends."),
+    "compare": ("castell_dsl.cli.compare:compare", "Compare rule sets on the same games."),
 }
 
 #: Exit codes: 0 success, 1 the input has errors (rule files, saves), 2 usage errors; 70 is

@@ -35,6 +35,11 @@ ONLY_ROUNDS = 'extends "castell"\n\noverride game { rounds 8 }\n'
 EXTRA_TILE = 'extends "castell"\n\nperformance LP33 { shape [2, 1] points 2 }\n'
 
 
+@pytest.fixture(scope="session")
+def eight_rounds_text() -> str:
+    return EIGHT_ROUNDS
+
+
 @pytest.fixture
 def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
