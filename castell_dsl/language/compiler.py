@@ -506,8 +506,10 @@ def count_component(rules: RuleSet, mechanics: GameSchema, name: str) -> int | N
 
 
 def _counted_kinds(rules: RuleSet, name: str) -> list[str]:
-    """The kinds of definition component `name` counts (none known for a mechanics' counter)."""
-    return [k for k, kind in rules.kinds.items() if name in (k, kind.key)]
+    """The kinds of definition component `name` counts; a mechanics' counter may count
+    anything, so for one every kind but `components` itself."""
+    counted = [k for k, kind in rules.kinds.items() if name in (k, kind.key)]
+    return counted or [k for k in rules.kinds if k != "components"]
 
 
 def _check_components(

@@ -159,10 +159,9 @@ def _check_calendar(rules: RuleSet, diags: Diagnostics) -> None:
                 space.spans.get("round", space.span),
                 concerns=[("game", None, "rounds")],
                 patch_hint=(
-                    f"add `override calendar {{ space {{ round … }} … }}` giving all the "
-                    f"spaces, each in rounds 1..{game.rounds} (the inherited calendar has "
-                    f"spaces after round {game.rounds}: remove them or move them earlier), "
-                    f"or keep more rounds"
+                    f"add `override calendar {{ … }}` giving all the spaces, in rounds "
+                    f"1..{game.rounds} (the inherited calendar has spaces after round "
+                    f"{game.rounds}: remove or move them)"
                 ),
             )
     tokens = sum(rules.one("size_tokens").values())

@@ -86,3 +86,19 @@ def test_problems_not_caused_by_the_variant_stay_where_they_are(workdir):
 def test_valid_variants_are_unaffected(workdir):
     for name in ("short-season", "generous-prizes", "no-regions"):
         assert load_report("castell", (name,)).ok
+
+
+def test_calico_a_removed_board_is_blamed_on_the_remove(workdir):
+    (workdir / "three.castell").write_text('extends "calico"\nremove board green\n')
+    report = load_report("three.castell")
+    assert {d.span.path for d in report.diagnostics} == {"three.castell"}
+    hints = {d.hint for d in report.diagnostics}
+    assert "`override components { boards: 3 }`, or add or remove boards" in hints
+    assert any("edge_patches: 72" in (h or "") for h in hints)
+
+
+def test_a_diagnostic_already_in_the_variant_keeps_its_hint(workdir):
+    (workdir / "short.castell").write_text('extends "calico"\noverride game { rounds 20 }\n')
+    [diag] = [d for d in load_report("short.castell").diagnostics if d.code == "E0250"]
+    assert diag.span.path == "short.castell" and not diag.notes
+    assert (diag.hint or "").startswith("one patch is placed per round")
