@@ -28,6 +28,7 @@ COMMANDS = {
     "play": ("castell_dsl.cli.play:play", "Play a game against bots or friends."),
     "fmt": ("castell_dsl.cli.fmt:fmt", "Format rule files in the one canonical layout."),
     "lsp": ("castell_dsl.cli.lsp:lsp", "Run the language server for editors (stdio)."),
+    "compare": ("castell_dsl.cli.compare:compare", "Compare rule sets on the same games."),
 }
 
 #: Exit codes: 0 success, 1 the input has errors (rule files, saves), 2 usage errors; 70 is

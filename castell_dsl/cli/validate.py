@@ -44,26 +44,49 @@ def collect_files(paths: tuple[str, ...]) -> list[Path]:
     help="text for people, json for tools, github for workflow annotations.",
 )
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option(
+    "--variant",
+    "variants",
+    multiple=True,
+    help="Apply a variant (a name, or a .castell file's path) to each file (repeatable).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="Print only problems (text format).")
 @click.pass_context
-def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, strict: bool, quiet: bool):
+def validate(
+    ctx: click.Context,
+    paths: tuple[str, ...],
+    fmt: str,
+    strict: bool,
+    quiet: bool,
+    variants: tuple[str, ...] = (),
+):
     """Check rule files and report every problem with its position and a hint.
 
     PATHS are files or directories (searched recursively for *.castell); the default is
-    ./rules, or every installed game's rules when there is no ./rules directory.
+    ./rules, or every installed game's rules when there is no ./rules directory (with
+    --variant: the default rule set). A problem that a variant or a file that `extends`
+    causes in the rules it inherits is reported in that file, with the inherited place as
+    a note.
     """
     from ..language.diagnostics import Diagnostic, render_github, render_text, to_json_report
     from ..language.text import visible
-    from ..runtime.loading import load_report, rule_path
+    from ..runtime.loading import default_rules, load_report, rule_path
 
+    # A rule set may be named (`castell`) rather than given by path, with --variant.
+    search = rule_path()
+    named = bool(paths) and all(
+        not Path(p).exists() and search.find_rules(p) is not None for p in paths
+    )
+    if not paths and variants:
+        paths, named = (default_rules(),), True
     if not paths:
         installed = tuple(str(d) for d in rule_path().directories)
         paths = ("rules",) if Path("rules").is_dir() else installed
-    missing = [p for p in paths if not Path(p).exists()]
+    missing = [] if named else [p for p in paths if not Path(p).exists()]
     if missing:
         click.echo(f"castell validate: error: no such file or directory: {missing[0]}", err=True)
         ctx.exit(EXIT_USAGE)
-    files = collect_files(paths)
+    files = [Path(p) for p in paths] if named else collect_files(paths)
     if not files:
         click.echo(f"castell validate: error: no *.castell files in {', '.join(paths)}", err=True)
         ctx.exit(EXIT_USAGE)
@@ -72,7 +95,7 @@ def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, strict: bool,
     sources: dict[str, list[str]] = {}
     reported: set[tuple] = set()
     for file in files:
-        report = load_report(file)
+        report = load_report(str(file) if named else file, variants)
         mine = []
         for diag in report.diagnostics:
             key = (diag.code, diag.span, diag.message)
@@ -92,9 +115,9 @@ def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, strict: bool,
     if fmt == "json":
         click.echo(to_json_report(results, strict))
     elif fmt == "github":
-        for _, diags in results:
-            for diag in diags:
-                click.echo(render_github(diag))
+        for path, diags in results:
+            for diag in diags:  # a problem in an installed file is attached to this one
+                click.echo(render_github(diag, fallback=path))
     else:
         color = sys.stdout.isatty()
         for path, diags in results:

@@ -226,6 +226,10 @@ def _check_references(
             f"unknown {what} '{ref.name}'",
             ref.span,
             did_you_mean(ref.name, candidates) or known_names_hint(f"{what}s", candidates),
+            concerns=[(kind, ref.name, None) for kind in ref.kinds],
+            patch_hint=(
+                f"the inherited rules name {what} '{ref.name}': keep it, or override what names it"
+            ),
         )
 
 
@@ -312,6 +316,11 @@ def _check_by_players(rules: RuleSet, ctx: ConvertContext, diags: Diagnostics) -
                 f"{where} has no entry for {shown} player{'s' if missing != [1] else ''}",
                 span,
                 f"the game is for {low} to {high} players; add `{missing[0]}: …`",
+                concerns=[("game", None, "players")],
+                patch_hint=(
+                    f"the game is now for {low} to {high} players: override {where} with "
+                    f"`{missing[0]}: …`"
+                ),
             )
 
 
@@ -462,6 +471,9 @@ def _check_table_coverage(
                     table.entries.span,
                     f"it is indexed by the number of {kind}s a player has, so it must cover "
                     f"1..{size}",
+                    concerns=[(kind, None, None)],
+                    patch_hint=f"`override table {table_name} {{ {missing[0]}: … }}`: it must "
+                    f"cover 1..{size}, the number of {kind}s",
                 )
 
 
@@ -491,6 +503,13 @@ def count_component(rules: RuleSet, mechanics: GameSchema, name: str) -> int | N
         if isinstance(kind.body, Multiset):
             return sum(value.values())
     return None
+
+
+def _counted_kinds(rules: RuleSet, name: str) -> list[str]:
+    """The kinds of definition component `name` counts; a mechanics' counter may count
+    anything, so for one every kind but `components` itself."""
+    counted = [k for k, kind in rules.kinds.items() if name in (k, kind.key)]
+    return counted or [k for k in rules.kinds if k != "components"]
 
 
 def _check_components(
@@ -523,6 +542,8 @@ def _check_components(
                 f"components declares {total} {name}, but the rules define {actual}",
                 declared.spans.get(name, declared.span),
                 f"change the total to {actual}, or add or remove {name}",
+                concerns=[(k, None, None) for k in _counted_kinds(rules, name)],
+                patch_hint=f"`override components {{ {name}: {actual} }}`, or add or remove {name}",
             )
 
 
@@ -560,6 +581,7 @@ def _warn_dead_conditions(rules: RuleSet, ctx: ConvertContext, diags: Diagnostic
                 f"condition `{slot.source}` is false in every round for every player count",
                 slot.node.span,
                 f"the game has rounds 1..{rounds} and {low} to {high} players",
+                concerns=[("game", None, "rounds"), ("game", None, "players")],
             )
 
 

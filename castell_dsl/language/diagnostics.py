@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -114,13 +115,27 @@ class Span:
         return cls(path, line, column, line, column + 1)
 
 
+#: What a check says a diagnostic depends on: (kind, name, field) of a definition, where a
+#: None name is any definition of the kind and a None field any field. Used to put the
+#: diagnostic in the file that changed one of them (see `loader.blame`).
+Concern = tuple[str, str | None, str | None]
+
+
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
+    """One problem. `notes` are related places ((span, what is there), rendered as `note:`
+    lines, `related` in JSON); `concerns` the definitions the check compared, and
+    `patch_hint` the fix written as a patch (`override KIND { … }`): both are for putting a
+    diagnostic about inherited rules into the variant that broke them."""
+
     code: str
     severity: Severity
     message: str
     span: Span
     hint: str | None = None
+    notes: tuple[tuple[Span, str], ...] = ()
+    concerns: tuple[Concern, ...] = ()
+    patch_hint: str | None = None
 
     @property
     def is_error(self) -> bool:
@@ -137,6 +152,17 @@ class Diagnostic:
             "end_line": self.span.end_line,
             "end_column": self.span.end_column,
             "hint": visible(self.hint, keep_newlines=True) if self.hint else self.hint,
+            "related": [
+                {
+                    "path": visible(span.path),
+                    "line": span.line,
+                    "column": span.column,
+                    "end_line": span.end_line,
+                    "end_column": span.end_column,
+                    "message": visible(note, keep_newlines=True),
+                }
+                for span, note in self.notes
+            ],
         }
 
 
@@ -146,13 +172,35 @@ class Diagnostics:
 
     items: list[Diagnostic] = field(default_factory=list)
 
-    def error(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
+    def error(
+        self,
+        code: str,
+        message: str,
+        span: Span,
+        hint: str | None = None,
+        *,
+        concerns: Iterable[Concern] = (),
+        patch_hint: str | None = None,
+    ) -> None:
         assert code in CODES, code
-        self.items.append(Diagnostic(code, Severity.ERROR, message, span, hint))
+        self.items.append(
+            Diagnostic(code, Severity.ERROR, message, span, hint, (), tuple(concerns), patch_hint)
+        )
 
-    def warning(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
+    def warning(
+        self,
+        code: str,
+        message: str,
+        span: Span,
+        hint: str | None = None,
+        *,
+        concerns: Iterable[Concern] = (),
+        patch_hint: str | None = None,
+    ) -> None:
         assert code in CODES, code
-        self.items.append(Diagnostic(code, Severity.WARNING, message, span, hint))
+        self.items.append(
+            Diagnostic(code, Severity.WARNING, message, span, hint, (), tuple(concerns), patch_hint)
+        )
 
     def extend(self, other: Iterable[Diagnostic]) -> None:
         self.items.extend(other)
@@ -272,15 +320,35 @@ def render_text(diag: Diagnostic, source_lines: Sequence[str] | None, color: boo
         lines.append(f" {gutter} | {' ' * (shown_col - 1)}{'^' * shown_length}")
         if hint:
             lines.append(f" {gutter} = help: {hint}")
-    elif hint:
-        lines.append(f"  = help: {hint}")
+    else:
+        gutter = ""
+        if hint:
+            lines.append(f"  = help: {hint}")
+    for span, note in diag.notes:
+        where = f"{visible(span.path)}:{span.line}:{span.column}"
+        lines.append(f" {gutter} = note: {where}: {_bounded(visible(note))}")
     return "\n".join(lines)
 
 
-def render_github(diag: Diagnostic) -> str:
-    """A GitHub Actions workflow command that annotates the file in a pull request."""
+def outside_workdir(path: str) -> bool:
+    """Is this diagnostic path outside the working directory (absolute, or `../`)?
+    Display paths are relative to the working directory when inside it."""
+    return os.path.isabs(path) or path == ".." or path.startswith(("../", "..\\"))
+
+
+def render_github(diag: Diagnostic, fallback: str | None = None) -> str:
+    """A GitHub Actions workflow command that annotates the file in a pull request.
+
+    Paths are relative to the working directory (the checkout). A diagnostic in a file
+    outside it (the installed base rules) would never show on the pull request's diff, so it
+    is attached to `fallback` (the file being validated) at line 1, naming where it is.
+    """
     s = diag.span
     level = "error" if diag.is_error else "warning"
+    where = ""
+    if outside_workdir(s.path) and fallback is not None and not outside_workdir(fallback):
+        where = f" (at {s.path}:{s.line}:{s.column})"
+        s = Span.point(fallback)
 
     def esc(text: str) -> str:
         return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
@@ -288,9 +356,11 @@ def render_github(diag: Diagnostic) -> str:
     def esc_prop(text: str) -> str:
         return esc(text).replace(":", "%3A").replace(",", "%2C")
 
-    message = f"[{diag.code}] {diag.message}"
+    message = f"[{diag.code}] {diag.message}{where}"
     if diag.hint:
         message += f" (help: {diag.hint})"
+    for span, note in diag.notes:
+        message += f"\nnote: {span.path}:{span.line}: {note}"
     message = _bounded(visible(message, keep_newlines=True))  # newlines become %0A below
     return (
         f"::{level} file={esc_prop(visible(s.path))},line={s.line},col={s.column},"

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import syntax as s
-from .diagnostics import Diagnostics, Span, did_you_mean
+from .diagnostics import Concern, Diagnostic, Diagnostics, Span, did_you_mean
 from .parser import parse
 from .source import Source, read_source
 from .text import visible
@@ -60,6 +60,10 @@ class Definitions:
     files: list[str] = field(default_factory=list)
     #: (kind, label, field) -> name of the variant that changed it, to detect conflicts.
     touched: dict[tuple[str, str | None, str], str] = field(default_factory=dict)
+    #: (kind, label, field) -> (origin, where) of the last patch that changed it, for every
+    #: patch (a file that `extends`, a variant): field "*" is the whole definition (added,
+    #: removed). What `blame` reads to put a diagnostic in the file that caused it.
+    changes: dict[tuple[str, str | None, str], tuple[str, Span]] = field(default_factory=dict)
 
     def copy(self) -> Definitions:
         return Definitions(
@@ -67,7 +71,20 @@ class Definitions:
             dict(self.sources),
             list(self.files),
             dict(self.touched),
+            dict(self.changes),
         )
+
+    def changes_by(self, origins: Iterable[str]) -> list[tuple[tuple[str, str | None, str], Span]]:
+        """The changes these origins (a file's path, `variant:NAME`) made, in order."""
+        wanted = set(origins)
+        return [(key, span) for key, (origin, span) in self.changes.items() if origin in wanted]
+
+    def containing(self, span: Span) -> Definition | None:
+        """The definition whose entry (as written, before overrides) contains `span`."""
+        for definition in self.items.values():
+            if _contains(definition.entry.span, span):
+                return definition
+        return None
 
 
 @dataclass
@@ -132,6 +149,14 @@ def display_path(path: Path) -> str:
     except ValueError:
         return str(path)
     return str(path) if rel.startswith("..") else rel
+
+
+def _contains(outer: Span, inner: Span) -> bool:
+    return (
+        outer.path == inner.path
+        and (outer.line, outer.column) <= (inner.line, inner.column)
+        and (inner.end_line, inner.end_column) <= (outer.end_line, outer.end_column)
+    )
 
 
 def is_path_like(target: str) -> bool:
@@ -403,7 +428,7 @@ class Loader:
             )
             return
         defs.items[key] = Definition(entry.key, entry.label, entry, [origin])
-        self._touch(defs, entry.key, entry.label, "*", origin, entry.span)
+        self._touch(defs, entry.key, entry.label, "*", origin, entry.span, patch)
 
     def _missing(self, defs: Definitions, kind: str, label: str | None, span: Span, verb: str):
         labels = [lbl for (k, lbl) in defs.items if k == kind and lbl]
@@ -439,7 +464,7 @@ class Loader:
                 self._missing(defs, item.kind, label, span, "remove")
                 continue
             del defs.items[key]
-            self._touch(defs, item.kind, label, "*", origin, span)
+            self._touch(defs, item.kind, key[1], "*", origin, span)
 
     def _override(self, defs: Definitions, item: s.Override, origin: str) -> None:
         found = self._find(defs, item.kind, item.label)
@@ -451,12 +476,15 @@ class Loader:
             return
         old = current.entry.value
         new = item.body
+        where: dict[str, Span] = {}
         if isinstance(old, s.Block) and isinstance(new, s.Block):
             merged: s.Value = _merge_blocks(old, new)
-            fields = sorted({e.key for e in new.entries})
+            for e in new.entries:
+                where.setdefault(e.key, e.span)
         elif isinstance(old, s.MapValue) and isinstance(new, s.MapValue):
             merged = _merge_maps(old, new)
-            fields = sorted({_map_key_text(i.key) for i in new.items})
+            for i in new.items:
+                where.setdefault(_map_key_text(i.key), i.span)
         else:
             self.diags.error(
                 "E0210",
@@ -466,13 +494,23 @@ class Loader:
             return
         current.entry = replace(current.entry, value=merged)
         current.origins.append(origin)
-        for name in fields:
-            self._touch(defs, item.kind, item.label, name, origin, item.span)
+        for name in sorted(where):
+            self._touch(defs, item.kind, current.label, name, origin, item.span)
+            defs.changes[(item.kind, current.label, name)] = (origin, where[name])
 
     def _touch(
-        self, defs: Definitions, kind: str, label: str | None, name: str, origin: str, span: Span
+        self,
+        defs: Definitions,
+        kind: str,
+        label: str | None,
+        name: str,
+        origin: str,
+        span: Span,
+        patch: bool = True,
     ) -> None:
         """Record that `origin` changed this; a different variant changing it too conflicts."""
+        if patch:
+            defs.changes[(kind, label, name)] = (origin, span)
         if not origin.startswith("variant:"):
             return
         for key in ((kind, label, name), (kind, label, "*")):
@@ -518,6 +556,80 @@ class Loader:
         defs.files.append(display_path(path))
         self._apply(defs, items, origin=f"variant:{name}", patch=True)
         defs.sources.update(self.sources)
+
+
+def _concerned(concern: Concern, key: tuple[str, str | None, str]) -> bool:
+    kind, label, name = concern
+    return (
+        kind == key[0]
+        and (label is None or label == key[1])
+        and (name is None or key[2] in (name, "*"))
+    )
+
+
+def _shown(kind: str, label: str | None) -> str:
+    return f"{kind} {label}" if label else kind
+
+
+def blame(
+    diagnostics: Iterable[Diagnostic], defs: Definitions, origins: Iterable[str]
+) -> list[Diagnostic]:
+    """Put each diagnostic about inherited rules in the patch that caused it.
+
+    `origins` are the patches being checked (the file given, if it `extends`, and the
+    variants). A diagnostic whose span is in another file (the installed base rules), when
+    these patches changed a definition it concerns, moves to the patch's entry that made the
+    change: the first of its `concerns` (what the check compared: `override game { rounds 8 }`
+    for a calendar space after the last round) the patches changed, else the definition that
+    contains the span, if they changed it. Its hint becomes the check's `patch_hint` (the fix
+    as a patch) when it has one, and its old place is kept as a note. Anything else stays
+    where it is: the patches did not touch what it is about.
+    """
+    changes = defs.changes_by(origins)
+    own = {span.path for _key, span in changes}
+    out: list[Diagnostic] = []
+    for diag in diagnostics:
+        if not changes or diag.span.path in own:
+            out.append(diag)
+            continue
+        inherited = defs.containing(diag.span)
+        target = next(
+            (
+                (key, span)
+                for concern in diag.concerns
+                for key, span in changes
+                if _concerned(concern, key)
+            ),
+            None,
+        )
+        if target is None and inherited is not None:
+            target = next(((key, span) for key, span in changes if key[:2] == inherited.key), None)
+        if target is None:
+            out.append(diag)
+            continue
+        (kind, label, name), span = target
+        what = _shown(inherited.kind, inherited.label) if inherited else "the definition"
+        changed = _shown(kind, label) + ("" if name == "*" else f" ({name})")
+        note = (
+            diag.span,
+            f"{what} is inherited from here; it does not fit the change to {changed}",
+        )
+        moved = replace(
+            diag, span=span, hint=diag.patch_hint or diag.hint, notes=(note, *diag.notes)
+        )
+        same = next(
+            (
+                i
+                for i, d in enumerate(out)
+                if (d.code, d.span, d.message) == (moved.code, moved.span, moved.message)
+            ),
+            None,
+        )
+        if same is None:
+            out.append(moved)
+        else:  # one diagnostic at the change, with a note per inherited place
+            out[same] = replace(out[same], notes=(*out[same].notes, *moved.notes))
+    return out
 
 
 def _merge_blocks(old: s.Block, new: s.Block) -> s.Block:

@@ -27,7 +27,14 @@ from typing import Any
 from ..contract import Mechanics, RulesEditor, VariantConflict
 from ..language.compiler import compile_rules
 from ..language.diagnostics import Diagnostic, Diagnostics, RuleError, Span, did_you_mean
-from ..language.loader import Definitions, Loader, RulePath, display_path, is_path_like
+from ..language.loader import (
+    Definitions,
+    Loader,
+    RulePath,
+    blame,
+    display_path,
+    is_path_like,
+)
 from ..language.ruleset import RuleSet
 from ..language.source import Source
 from .plugins import PluginError, get_plugins, registries
@@ -177,6 +184,35 @@ def resolve_rules_path(name_or_path: str | os.PathLike, diags: Diagnostics) -> P
     return found
 
 
+def find_variant_file(
+    name: str, path_rules: RulePath, chain: Sequence[Path], diags: Diagnostics
+) -> Path | None:
+    """A variant's file: `name` as a path (`./eight-rounds.castell`), or by name beside the
+    rules it is for (then in `CASTELL_RULES_PATH`); None, with a diagnostic, if not found."""
+    if is_path_like(name) or Path(name).is_file():
+        candidate = Path(name)
+        if candidate.is_file():
+            return candidate
+        what = "is not a file" if candidate.exists() else "does not exist"
+        diags.error(
+            "E0274",
+            f"variant file '{name}' {what}",
+            Span.point("<command line>"),
+            "give a variant's name, or the path of a .castell file that `extends` these rules",
+        )
+        return None
+    found = path_rules.find_variant(name, chain)
+    if found is None:
+        names = sorted(set(registries().variants) | set(path_rules.variant_names(chain)))
+        diags.error(
+            "E0274",
+            f"unknown variant '{name}'",
+            Span.point("<command line>"),
+            did_you_mean(name, names) or f"variants: {', '.join(names) or 'none'}",
+        )
+    return found
+
+
 def load_report(
     name_or_path: str | os.PathLike,
     variants: Sequence[str] = (),
@@ -200,15 +236,8 @@ def load_report(
             code_variants.append(known[name])
             variant_files.append((name, None))
             continue
-        variant_file = path_rules.find_variant(name, chain)
+        variant_file = find_variant_file(name, path_rules, chain, diags)
         if variant_file is None:
-            names = sorted(set(known) | set(path_rules.variant_names(chain)))
-            diags.error(
-                "E0274",
-                f"unknown variant '{name}'",
-                Span.point(display_path(path)),
-                did_you_mean(name, names) or f"variants: {', '.join(names) or 'none'}",
-            )
             continue
         variant_files.append((name, FileIdentity.of(variant_file)))
         loader.apply_variant(defs, name, variant_file)
@@ -219,8 +248,12 @@ def load_report(
             rules = None
     if rules is not None:
         rules = _apply_code_variants(rules, defs, tuple(variants), code_variants, options, diags)
+    # Problems the patches being loaded (this file, if it extends; the variant files) cause
+    # in inherited rules are reported in the patch, with the inherited place as a note.
+    origins = [display_path(path.resolve()), *(f"variant:{name}" for name in variants)]
+    located = Diagnostics(blame(diags.items, defs, origins))
     report = LoadReport(
-        display_path(path), rules, diags.sorted(), dict(defs.sources), loader.files_read()
+        display_path(path), rules, located.sorted(), dict(defs.sources), loader.files_read()
     )
     report.sources.update(loader.sources)
     if rules is not None:

@@ -37,6 +37,8 @@ class SimulationSpec:
     seed: int
     games: int
     save_dir: str | None = None
+    #: Also record each player's final facts in the game's line (`castell compare`).
+    facts: bool = False
 
     def game_seed(self, index: int) -> int:
         return self.seed + index
@@ -87,6 +89,27 @@ def game_line(index: int, seed: int, game: Game, bots: Sequence[str]) -> dict[st
     }
 
 
+def final_facts(game: Game) -> list[dict[str, Any]]:
+    """Each player's final facts, as data: a list fact as {item: how many}, a number as is
+    (other values are left out). Generic: the facts are whatever the mechanics exposes."""
+    out = []
+    for player in range(game.players):
+        facts: dict[str, Any] = {}
+        for name, value in game.logic.facts(game, player).items():
+            if isinstance(value, bool):
+                facts[name] = int(value)
+            elif isinstance(value, (int, float)):
+                facts[name] = value
+            elif isinstance(value, (list, tuple)):
+                counts: dict[str, int] = {}
+                for item in value:
+                    key = getattr(item, "name", None) or str(item)
+                    counts[key] = counts.get(key, 0) + 1
+                facts[name] = counts
+        out.append(facts)
+    return out
+
+
 _WORKER: dict[str, Any] = {}
 
 
@@ -104,6 +127,9 @@ def run_one(spec: SimulationSpec, index: int) -> dict[str, Any]:
     seed = spec.game_seed(index)
     game = play_game(rules, spec.players, seed, spec.bots)
     line = game_line(index, seed, game, spec.bots)
+    if spec.facts:
+        line["facts"] = final_facts(game)
+        line["first_player"] = game.state.get("first_player", 0)
     if spec.save_dir is not None:
         write_save(
             Path(spec.save_dir) / f"game-{index:05d}.json", save_record(game, list(spec.bots))

@@ -88,6 +88,9 @@ def _check_quilt(rules: RuleSet, diags: Diagnostics) -> None:
             f"the quilt has {empty} empty spaces, but the game has {rounds} rounds",
             _span(rules.game, "rounds"),
             f"one patch is placed per round until the quilt is full (K-3.4): rounds {empty}",
+            concerns=[("quilt", None, None)],
+            patch_hint=f"`override game {{ rounds {empty} }}`: one patch is placed per round "
+            "until the quilt is full (K-3.4)",
         )
 
 
@@ -132,6 +135,9 @@ def _check_boards(rules: RuleSet, diags: Diagnostics) -> None:
             f"the game is for up to {most} players, but there are {boards} boards",
             _span(rules.game, "players"),
             "every player needs a quilt board",
+            concerns=[("board", None, None)],
+            patch_hint=f"every player needs a quilt board: keep {most} boards, or "
+            f"`override game {{ players {rules.game.players[0]}..{boards} }}`",
         )
 
 

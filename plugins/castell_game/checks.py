@@ -59,6 +59,7 @@ def _check_setup(rules: RuleSet, diags: Diagnostics) -> None:
                 f"setup for {players} players draws {needed} castellers, "
                 f"but the bag holds {bag_total}",
                 setup.castellers_per_region.spans.get(players, setup.span),
+                concerns=[("bag", None, None), ("region", None, None), ("game", None, "players")],
             )
     missing = [name for name in regions if name not in setup.refill_order]
     if missing:
@@ -75,6 +76,11 @@ def _check_setup(rules: RuleSet, diags: Diagnostics) -> None:
             "E0250",
             f"setup deals {wanted} local performance tiles, but only {performances} exist",
             setup.spans.get("performances_per_region", setup.span),
+            concerns=[("performance", None, None), ("region", None, None)],
+            patch_hint=(
+                f"keep at least {wanted} performance tiles, or `override setup "
+                f"{{ performances_per_region {performances // max(1, len(regions))} }}`"
+            ),
         )
 
 
@@ -117,6 +123,9 @@ def _check_wheel(rules: RuleSet, diags: Diagnostics) -> None:
                 f"region {region} has no sector on the wheel",
                 wheel.spans.get("sectors", wheel.span),
                 "every region needs a sector so its players can train (C-4.5)",
+                concerns=[("region", region, None)],
+                patch_hint=f"`override wheel {{ sectors [… {region} …] tiles [… …] }}` "
+                "giving a sector (and a tile) to every region",
             )
     if len(wheel.tiles) != len(wheel.sectors):
         diags.error(
@@ -124,6 +133,7 @@ def _check_wheel(rules: RuleSet, diags: Diagnostics) -> None:
             f"the wheel has {len(wheel.tiles)} tiles for {len(wheel.sectors)} sectors",
             wheel.spans.get("tiles", wheel.span),
             "each sector holds one tile",
+            concerns=[("wheel", None, "sectors"), ("wheel", None, "tiles")],
         )
 
 
@@ -140,12 +150,19 @@ def _check_calendar(rules: RuleSet, diags: Diagnostics) -> None:
                 f"calendar space has back '{space.back}', which no festival tile has",
                 space.spans.get("back", space.span),
                 did_you_mean(space.back, backs) or f"festival backs: {', '.join(sorted(backs))}",
+                concerns=[("festival", None, "back")],
             )
         if space.round > game.rounds:
             diags.error(
                 "E0211",
                 f"calendar space in round {space.round}, but the game has {game.rounds} rounds",
                 space.spans.get("round", space.span),
+                concerns=[("game", None, "rounds")],
+                patch_hint=(
+                    f"add `override calendar {{ … }}` giving all the spaces, in rounds "
+                    f"1..{game.rounds} (the inherited calendar has spaces after round "
+                    f"{game.rounds}: remove or move them)"
+                ),
             )
     tokens = sum(rules.one("size_tokens").values())
     low, high = game.players
@@ -160,6 +177,11 @@ def _check_calendar(rules: RuleSet, diags: Diagnostics) -> None:
                     f"with {players} players the calendar has {need} '{back}' spaces, "
                     f"but there are {have} '{back}' festival tiles",
                     calendar.span,
+                    concerns=[("festival", None, None), ("game", None, "players")],
+                    patch_hint=(
+                        f"add '{back}' festival tiles, or `override calendar {{ … }}` with "
+                        f"at most {have} '{back}' spaces for {players} players"
+                    ),
                 )
         need_tokens = sum(s.size_tokens for s in spaces)
         if need_tokens > tokens:
@@ -168,6 +190,11 @@ def _check_calendar(rules: RuleSet, diags: Diagnostics) -> None:
                 f"with {players} players the calendar needs {need_tokens} size tokens, "
                 f"but there are {tokens}",
                 calendar.span,
+                concerns=[("size_tokens", None, None), ("game", None, "players")],
+                patch_hint=(
+                    "`override size_tokens { … }` with more tokens, or "
+                    "`override calendar { … }` with spaces that need fewer"
+                ),
             )
 
 

@@ -61,6 +61,7 @@ def test_json_contract(in_tmp):
                         "end_line": 2,
                         "end_column": 25,
                         "hint": None,
+                        "related": [],
                     }
                 ],
             }
@@ -110,7 +111,7 @@ def test_rules_show_json_has_the_documented_keys():
 def test_rules_show_diff_shows_what_a_variant_changes():
     result = run("rules", "show", "castell", "--variant", "generous-prizes", "--diff")
     assert result.exit_code == 0
-    assert "~ prizes.trophy.points: 5 -> 7" in result.output
+    assert "~ prize trophy.points: 5 → 7" in result.output
 
 
 def test_rules_show_of_a_broken_file_prints_diagnostics_and_exits_1(in_tmp):

@@ -119,10 +119,14 @@ def test_region_variety_table_with_a_gap_E0240(diagnose, codes):
 def test_player_count_without_setup_numbers_E0241(diagnose, codes):
     """C-3.1: a player count in range needs its setup numbers and prize row."""
     report = diagnose('extends "castell"\noverride game { players 2..5 }\n')
+    # Caused by the variant's `players 2..5`: reported there, the inherited tables as notes.
     found = [c for c in codes(report) if c[0] == "E0241"]
-    assert found == [
-        ("E0241", bundled_line("castellers_per_region {"), 25),
-        ("E0241", bundled_line("prize_chart {"), 13),
+    assert found == [("E0241", 2, 17), ("E0241", 2, 17)]
+    blamed = [d for d in report.diagnostics if d.code == "E0241"]
+    notes = [(s.line, s.column) for d in blamed for s, _ in d.notes]
+    assert notes == [
+        (bundled_line("castellers_per_region {"), 25),
+        (bundled_line("prize_chart {"), 13),
     ]
     messages = [d.message for d in report.diagnostics if d.code == "E0241"]
     assert messages == [
@@ -134,10 +138,12 @@ def test_player_count_without_setup_numbers_E0241(diagnose, codes):
 def test_component_count_disagrees_with_declared_total_E0250(diagnose, codes):
     """C-2: the bag must hold 150 castellers."""
     report = diagnose('extends "castell"\noverride bag { 10: 14 }\n')
-    assert codes(report) == [("E0250", bundled_line("castellers: 150"), 3)]
-    assert report.diagnostics[0].message == (
-        "components declares 150 castellers, but the rules define 149"
-    )
+    # Caused by the variant's bag: reported at its `10: 14`, the inherited total as a note.
+    assert codes(report) == [("E0250", 2, 16)]
+    [diag] = report.diagnostics
+    assert diag.message == "components declares 150 castellers, but the rules define 149"
+    assert [(s.line, s.column) for s, _ in diag.notes] == [(bundled_line("castellers: 150"), 3)]
+    assert diag.hint == "`override components { castellers: 149 }`, or add or remove castellers"
 
 
 def test_type_error_string_where_a_number_goes_E0210(diagnose, codes):
