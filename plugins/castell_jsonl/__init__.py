@@ -16,33 +16,24 @@ wherever they can, and say where (or, if nowhere, exactly why).
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any, TextIO
 
 from castell_dsl import hookimpl
+from castell_dsl.runtime import protocol as m
+from castell_dsl.runtime.protocol import ProtocolError
 
-#: Longest line read from the program; the rest of a longer line is read and discarded.
-MAX_LINE = 64 * 1024
-#: Deepest nesting of a message (a message is one level deep).
-MAX_DEPTH = 8
+#: Longest line read from the program (the protocol's message cap); the rest of a longer
+#: line is read and discarded.
+MAX_LINE = m.MAX_MESSAGE
 #: Longest action text.
 MAX_ACTION = 1_000
 COMMANDS = ("save", "quit", "undo", "hint")
 USAGE = 'send {"action": TEXT} or {"command": "save"|"quit"|"undo"|"hint"} ("path" for save/quit)'
 
 
-class ProtocolError(Exception):
-    """A line the protocol refuses: `code` is stable (docs/protocol.md), `message` says why."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
 def _write(out: TextIO, message: dict[str, Any]) -> None:
-    out.write(json.dumps(message, separators=(",", ":")) + "\n")
+    out.write(m.encode(message) + "\n")
     out.flush()
 
 
@@ -62,20 +53,14 @@ def read_line(stdin: TextIO) -> str | None:
 def parse_message(line: str) -> dict[str, Any]:
     """A line as a checked message: {"action": str} or {"command": str[, "path": str]}.
     Raises ProtocolError (bad-json, bad-message) for anything else."""
-    from castell_dsl.runtime.safejson import JsonLimitError, loads_bounded
-
-    text = line.strip()
-    if not text:
+    if not line.strip():
         raise ProtocolError("bad-message", f"empty line: {USAGE}")
-    if text[0] not in "{[":
-        message: Any = {"action": text}
-    else:
-        try:
-            message = loads_bounded(text, max_chars=MAX_LINE, max_depth=MAX_DEPTH)
-        except JsonLimitError as exc:
-            raise ProtocolError("bad-json", str(exc)) from None
-    if not isinstance(message, dict):
-        raise ProtocolError("bad-message", f"a message is a JSON object: {USAGE}")
+    try:
+        message = m.read_client(line)
+    except ProtocolError as exc:
+        if exc.code == "bad-message":
+            raise ProtocolError("bad-message", f"{exc.message}: {USAGE}") from None
+        raise
     keys = set(message)
     if keys == {"action"}:
         action = message["action"]
@@ -106,12 +91,10 @@ def _final_save(session: Any, stdout: TextIO, reason: str, path: str | None = No
     """Save for quit/end of input wherever possible and say where; 1 if nowhere."""
     outcome = session.save_somewhere(path)
     if outcome.path is None:
-        _write(stdout, {"type": "error", "code": "save-failed", "message": outcome.describe()})
+        _write(stdout, m.error("save-failed", outcome.describe()))
         return 1
-    reply: dict[str, Any] = {"type": "saved", "path": str(outcome.path), "reason": reason}
-    if outcome.failures:
-        reply["failed"] = outcome.failures
-    _write(stdout, reply)
+    extra = {"failed": outcome.failures} if outcome.failures else {}
+    _write(stdout, m.saved(str(outcome.path), reason, **extra))
     return 0
 
 
@@ -121,39 +104,19 @@ def run_session(session: Any, stdin: TextIO | None = None, stdout: TextIO | None
 
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
-    session.observers.append(lambda game, event: _write(stdout, {"type": "event", "event": event}))
+    session.observers.append(lambda game, event: _write(stdout, m.event(event)))
     game = session.game
-    _write(
-        stdout,
-        {
-            "type": "hello",
-            "protocol": 1,
-            "game": game.rules.game.title,
-            "rules_hash": game.rules.hash,
-            "players": game.players,
-            "seats": session.seats,
-            "seed": game.seed,
-        },
-    )
+    _write(stdout, m.hello(game, session.seats))
     while (player := session.play_bots()) is not None:
         game = session.game
-        _write(
-            stdout,
-            {
-                "type": "state",
-                "player": player,
-                "round": game.round,
-                "legal_actions": [a.text for a in game.legal_actions()],
-                "view": game.view(),
-            },
-        )
+        _write(stdout, m.state(game, player))
         try:
             line = read_line(stdin)
             if line is None:
                 return _final_save(session, stdout, "end of input")
             message = parse_message(line)
         except ProtocolError as exc:
-            _write(stdout, {"type": "error", "code": exc.code, "message": exc.message})
+            _write(stdout, m.error(exc.code, exc.message))
             continue
         command = message.get("command")
         if command == "quit":
@@ -162,24 +125,24 @@ def run_session(session: Any, stdin: TextIO | None = None, stdout: TextIO | None
             try:
                 path = session.save(message.get("path"))
             except SaveError as exc:
-                _write(stdout, {"type": "error", "code": "save-failed", "message": str(exc)})
+                _write(stdout, m.error("save-failed", str(exc)))
                 continue
-            _write(stdout, {"type": "saved", "path": str(path), "reason": "save"})
+            _write(stdout, m.saved(str(path), "save"))
             continue
         if command == "undo":
             try:
-                _write(stdout, {"type": "undone", "actions": session.undo()})
+                _write(stdout, m.undone(session.undo()))
             except UndoError as exc:
-                _write(stdout, {"type": "error", "code": "nothing-to-undo", "message": str(exc)})
+                _write(stdout, m.error("nothing-to-undo", str(exc)))
             continue
         if command == "hint":
-            _write(stdout, {"type": "hint", "lines": game.logic.hints(game, player)})
+            _write(stdout, m.hint(game.logic.hints(game, player)))
             continue
         try:
             session.apply(message["action"])
         except ActionError as exc:
-            _write(stdout, {"type": "error", **exc.rejection.to_json()})
-    _write(stdout, {"type": "result", "result": session.game.result()})
+            _write(stdout, m.rejection(exc.rejection))
+    _write(stdout, m.result(session.game))
     return 0
 
 

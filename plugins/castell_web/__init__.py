@@ -4,7 +4,7 @@ A front-end plugin that names no game: each game draws itself with the renderer 
 through `register_web_assets`, and a game without one is played through a generic page. The
 server is a Starlette app on uvicorn (`app.py`), matches and their seats are in `matches.py`,
 their storage behind the `MatchStore` interface in `store.py`, and the protocol's messages are
-built in `messages.py`, shaped exactly like `castell play --frontend jsonl`'s.
+built by `castell_dsl.runtime.protocol`, the same module `castell play --frontend jsonl` uses.
 """
 
 from __future__ import annotations

@@ -25,7 +25,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from . import messages as m
+from castell_dsl.runtime import protocol as m
+
 from .assets import STATIC, game_assets, renderer_url
 from .lobby import Lobby, catalogue
 from .matches import RATE_BURST, RATE_PER_SECOND, Connection, Refused

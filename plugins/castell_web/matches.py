@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from castell_dsl.contract import ActionError, UndoError
+from castell_dsl.runtime import protocol as m
 from castell_dsl.runtime.session import Session
 
-from . import messages as m
 from .store import MatchStore, StoredMatch
 
 log = logging.getLogger("castell_web")

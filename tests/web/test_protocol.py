@@ -17,8 +17,9 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
 from castell_web.app import create_app  # noqa: E402
-from castell_web.messages import MAX_MESSAGE  # noqa: E402
 from castell_web.store import SqliteStore  # noqa: E402
+
+from castell_dsl.runtime.protocol import MAX_MESSAGE  # noqa: E402
 
 with warnings.catch_warnings():  # starlette's notice about httpx's successor
     warnings.filterwarnings("ignore", message=".*httpx.*")

@@ -1,10 +1,10 @@
 """The protocol's messages, built in one place (docs/protocol.md).
 
-`castell play --frontend jsonl` and the web server speak the same messages: `hello`, `state`,
-`event`, `error`, `hint`, `undone`, `result`. Over WebSocket a few fields and messages are
-added (`version`, the connection's `seat`, `joined`/`left`, `checked`), never changed, so a
-client of one can read the other. This module depends only on the public game API
-(`PlayableGame`), so the JSON-lines front-end can import it too.
+`castell play --frontend jsonl` and the web server speak the same messages, built here for
+both: `hello`, `state`, `event`, `error`, `hint`, `undone`, `saved`, `result`. Over WebSocket a
+few fields and messages are added (`version`, the connection's `seat`, `joined`/`left`,
+`checked`), never changed, so a client of one can read the other. It depends only on the
+public game API (`PlayableGame`), so every front-end can use it.
 """
 
 from __future__ import annotations
@@ -12,10 +12,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .safejson import JsonLimitError, loads_bounded
+
 PROTOCOL = 1
 
 #: The largest message a client may send (bytes of UTF-8); larger ones are refused.
 MAX_MESSAGE = 64 * 1024
+#: The deepest nesting of a client's message (a message is one or two levels deep).
+MAX_DEPTH = 8
 
 
 class ProtocolError(Exception):
@@ -93,6 +97,11 @@ def result(game: Any, **extra: Any) -> dict[str, Any]:
     return {"type": "result", "result": game.result(), **extra}
 
 
+def saved(path: str, reason: str, **extra: Any) -> dict[str, Any]:
+    """A save was written (`save`, `quit`, or the end of input) and where."""
+    return {"type": "saved", "path": path, "reason": reason, **extra}
+
+
 def presence(kind: str, seat: int | None, online: list[int], watchers: int) -> dict[str, Any]:
     """`joined` or `left`: a seat (None for a spectator) came or went; who is here now."""
     return {"type": kind, "seat": seat, "online": online, "watchers": watchers}
@@ -106,19 +115,24 @@ def checked(text: str, rejection: Any | None) -> dict[str, Any]:
     return out
 
 
-def read_client(text: str) -> dict[str, Any]:
+def read_client(text: str, *, max_depth: int = MAX_DEPTH) -> dict[str, Any]:
     """A client's line as a message: a JSON object, or the bare text of an action.
 
-    Raises `ProtocolError` when it cannot be read.
+    Bounded like every read of outside data: at most `MAX_MESSAGE` bytes and `max_depth`
+    levels of nesting, numbers within Python's limits. Raises `ProtocolError` (`too-large`,
+    `bad-json`, `bad-message`) when it cannot be read; what a message may contain is each
+    front-end's to check.
     """
     if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
         raise ProtocolError("too-large", f"messages are limited to {MAX_MESSAGE // 1024} KiB")
     stripped = text.strip()
-    if not stripped.startswith("{"):
+    if not stripped:
+        raise ProtocolError("bad-message", "an empty message")
+    if stripped[0] not in "{[":
         return {"action": stripped}
     try:
-        message = json.loads(stripped)
-    except json.JSONDecodeError as exc:
+        message = loads_bounded(stripped, max_chars=MAX_MESSAGE, max_depth=max_depth)
+    except JsonLimitError as exc:
         raise ProtocolError("bad-json", str(exc)) from None
     if not isinstance(message, dict):
         raise ProtocolError("bad-message", "a message is a JSON object")
