@@ -157,29 +157,40 @@ def bench_jobs(games: int) -> dict:
     return out
 
 
-def bench_mcts(moves: int) -> dict:
-    from castell_bots.mcts import MCTSBot
-
+def mcts_positions(moves: int, players: int = 4) -> list:
+    """Positions of a 4-player Castell game played by greedy bots: the first player's turns
+    (a fixed seed, so every run and every version searches the same positions)."""
+    from castell_dsl.runtime.bots import make_bot
+    from castell_dsl.runtime.games import start_game
     from castell_dsl.runtime.loading import load_rules
-    from castell_dsl.runtime.simulation import play_game
 
     rules = load_rules("castell")
-    game = play_game(rules, 2, 5, ["random", "random"], max_actions=40_000)
+    probe = start_game(rules, players, 7, record_events=False)
+    bots = [make_bot("greedy", rules, s, 7) for s in range(players)]
     positions = []
-    probe = type(game)(rules, 2, 7)
-    from castell_dsl.runtime.bots import make_bot
-
-    bots = [make_bot("greedy", rules, s, 7) for s in range(2)]
     while not probe.is_over() and len(positions) < moves:
-        if probe.current_player == 0:
+        if probe.current_player == 0 and len(probe.legal_actions()) > 1:
             positions.append(probe.clone())
         probe.apply(bots[probe.current_player].choose(probe))
-    bot = MCTSBot(3, iterations=40)
+    return positions
+
+
+def bench_mcts(moves: int, iterations: int = 200) -> dict:
+    """MCTS iterations per second in 4-player Castell, `iterations` per move."""
+    from castell_bots.mcts import MCTSBot
+
+    positions = mcts_positions(moves)
+    bot = MCTSBot(3, iterations=iterations)
     start = time.perf_counter()
     for position in positions:
         bot.choose(position)
     elapsed = time.perf_counter() - start
-    return {"moves": len(positions), "iterations_per_s": 40 * len(positions) / elapsed}
+    return {
+        "players": 4,
+        "moves": len(positions),
+        "iterations_per_move": iterations,
+        "iterations_per_s": iterations * len(positions) / elapsed,
+    }
 
 
 def bench_memory(small: int, large: int) -> dict:
