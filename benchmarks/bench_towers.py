@@ -2,7 +2,7 @@
 
     python benchmarks/bench_towers.py [--json out.json] [--teams 50] [--seed 2018] [--games 50]
 
-For random teams of 10, 12, 20, 30 and 40 castellers (numbers 1-10, fixed seed), every rank 3,
+For random teams of 10, 11, 12, 20, 30 and 40 castellers (numbers 1-10, fixed seed), every rank 3,
 festival sizes = two random numbers, at least 4 levels: the median and p90 time of a *cold*
 `best_festival_tower` (query cache cleared before every query), and where the brute-force
 enumerator of tests/castell/brute_force.py finishes (teams up to --brute-max castellers) its
@@ -42,7 +42,7 @@ from castell_game.towers import check
 from castell_dsl.runtime.loading import load_rules
 from castell_dsl.runtime.simulation import play_game
 
-TEAM_SIZES = (10, 12, 20, 30, 40)
+TEAM_SIZES = (10, 11, 12, 20, 30, 40)
 GAME_QUERIES = ("best_festival_tower", "complete_shape", "complete_exhibition")
 
 

@@ -7,16 +7,19 @@ machines are shared and noisy, so ratios travel better than absolute times.
 - parse + compile rules/castell/castell.castell: cold (a new process) and warm (in process, without
   and with the cache);
 - `castell validate rules/` and `castell --help` as processes (baseline: `python -c pass`);
-- the tower solver, best festival tower at 10/20/30/40 castellers, every rank 3 (baseline:
-  brute force at 10);
-- random playouts, games/s and actions/s, 2/3/4 players, Castell and Calico (baseline: a
-  minimal hand-written loop doing the same draws and moves, `handwritten.py`);
-- MCTS iterations per second;
+- the tower solver, best festival tower at 10/11/20/30/40 castellers, every rank 3 (baseline:
+  brute force at 10 and 11);
+- random playouts, games/s and actions/s, 2/3/4 players, Castell and Calico (baselines: a
+  hand-written tic-tac-toe in OpenSpiel's style, `tictactoe.py`, and a minimal hand-written
+  Castell loop doing the same draws and moves, `handwritten.py`);
+- MCTS iterations per second (4-player Castell);
 - peak memory of 100- and 1,000-game simulations (it must not grow).
 
-Targets (issue "speed budget"): ≥ 300 random 4-player Castell games/s and ≥ 40,000 actions/s,
-≤ 5 ms solver median at 30 castellers, ≤ 50 ms warm parse + compile, ≤ 300 ms `castell
-validate rules/`, ≤ 150 ms `castell --help`, flat simulation memory.
+Targets (issues "speed budget" and "Speed, second round"): random 4-player Castell ≥ 300
+games/s and ≥ 1.0x the tic-tac-toe's actions/s, MCTS ≥ 10,000 iterations/s, best festival
+tower at 11 castellers ≥ 100x brute force, ≤ 5 ms solver median at 30 castellers, ≤ 50 ms warm
+parse + compile, ≤ 300 ms `castell validate rules/`, ≤ 150 ms `castell --help`, random
+4-player Calico ≥ 400 games/s, flat simulation memory.
 """
 
 from __future__ import annotations
@@ -104,7 +107,7 @@ def bench_processes(repeat: int) -> dict:
 def bench_solver(teams: int) -> list[dict]:
     import bench_towers
 
-    return bench_towers.bench_solver(teams, 2018, 10)
+    return bench_towers.bench_solver(teams, 2018, 11)
 
 
 def bench_playouts(games: int, rules_name: str, player_counts: tuple[int, ...]) -> list[dict]:
@@ -138,6 +141,23 @@ def bench_playouts(games: int, rules_name: str, player_counts: tuple[int, ...]) 
             row["engine_vs_handwritten"] = row["actions_per_s"] / base
         rows.append(row)
     return rows
+
+
+def bench_tictactoe(games: int) -> dict:
+    """Random tic-tac-toe games in OpenSpiel's style (`tictactoe.py`): actions per second of
+    the numpy board (OpenSpiel's way, if numpy is installed) and of a plain list board."""
+    import tictactoe
+
+    out: dict = {"games": games}
+    boards = [("list", tictactoe.ListState)]
+    if tictactoe.np is not None:
+        boards.insert(0, ("openspiel", tictactoe.State))
+    for name, board in boards:
+        tictactoe.play(0, board)
+        start = time.perf_counter()
+        actions = sum(tictactoe.play(seed, board) for seed in range(games))
+        out[f"{name}_actions_per_s"] = actions / (time.perf_counter() - start)
+    return out
 
 
 def bench_jobs(games: int) -> dict:
@@ -227,7 +247,12 @@ def main() -> int:
     report["processes"] = bench_processes(3 if quick else 10)
     report["solver"] = bench_solver(10 if quick else 50)
     games = 20 if quick else 150
+    report["tictactoe"] = bench_tictactoe(500 if quick else 4000)
     report["playouts"] = bench_playouts(games, "castell", (2, 3, 4))
+    ttt = report["tictactoe"]
+    yardstick = ttt.get("openspiel_actions_per_s", ttt["list_actions_per_s"])
+    for row in report["playouts"]:
+        row["vs_tictactoe"] = row["actions_per_s"] / yardstick
     try:
         from castell_dsl.runtime.loading import load_rules
 
@@ -261,7 +286,7 @@ def print_table(r: dict) -> None:
         ("castell --help (process)", f"{proc['help_ms']:.0f} ms", "≤ 150 ms",
          f"python -c pass {proc['python_startup_ms']:.0f} ms"),
     ]  # fmt: skip
-    for size in (10, 20, 30, 40):
+    for size in (10, 11, 20, 30, 40):
         row = solver.get(size)
         if row is None:
             continue
@@ -269,16 +294,26 @@ def print_table(r: dict) -> None:
         ratio = f"{speedup:.0f}x faster than brute force" if speedup else ""
         rows.append(
             (f"best festival tower, {size} castellers", f"{row['solver_median_ms']:.2f} ms median",
-             "≤ 5 ms" if size == 30 else "", ratio)
+             {30: "≤ 5 ms", 11: "≥ 100x brute force"}.get(size, ""), ratio)
         )  # fmt: skip
+    ttt = r["tictactoe"]
+    board = "openspiel" if "openspiel_actions_per_s" in ttt else "list"
+    rows.append(
+        ("random tic-tac-toe, OpenSpiel style (yardstick)",
+         f"{ttt[f'{board}_actions_per_s']:,.0f} actions/s ({board} board)", "",
+         f"list board {ttt['list_actions_per_s']:,.0f} actions/s")
+    )  # fmt: skip
     for p in r["playouts"]:
-        base = ""
+        base = f"{p['vs_tictactoe']:.2f}x tic-tac-toe"
         if "engine_vs_handwritten" in p:
-            base = (
-                f"{p['engine_vs_handwritten']:.2f}x hand-written "
+            base += (
+                f", {p['engine_vs_handwritten']:.2f}x hand-written Castell "
                 f"({p['handwritten_actions_per_s']:,.0f}/s)"
             )
-        target = "≥ 300 g/s, 40,000 a/s" if p["rules"] == "castell" and p["players"] == 4 else ""
+        target = {
+            ("castell", 4): "≥ 300 g/s, ≥ 1.0x ttt",
+            ("calico", 4): "≥ 400 g/s",
+        }.get((p["rules"], p["players"]), "")
         rows.append(
             (f"random {p['rules']}, {p['players']} players",
              f"{p['games_per_s']:.1f} games/s, {p['actions_per_s']:,.0f} actions/s",
@@ -291,7 +326,11 @@ def print_table(r: dict) -> None:
          f"{jobs['games_per_s_2_jobs']:.1f} (2 jobs)", "",
          f"2 jobs: x{jobs['speedup_2_jobs']:.2f}")
     )  # fmt: skip
-    rows.append(("MCTS", f"{r['mcts']['iterations_per_s']:.0f} iterations/s", "", ""))
+    mcts = r["mcts"]
+    rows.append(
+        (f"MCTS, 4-player Castell, {mcts['iterations_per_move']} iterations/move",
+         f"{mcts['iterations_per_s']:,.0f} iterations/s", "≥ 10,000", "")
+    )  # fmt: skip
     keys = [k for k in mem if k.startswith("peak")]
     rows.append(
         ("simulation peak memory", " → ".join(f"{mem[k]:.0f} MB" for k in keys), "flat",

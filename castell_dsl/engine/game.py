@@ -94,8 +94,9 @@ class Game:
         self.observers: list[Observer] = list(observers)
         self.granted = False
         self._legal: list[Action] | None = None
-        #: The action `sample_legal` drew for this position: known legal, as listed ones are.
-        self._sampled: Action | None = None
+        #: An action known legal in this position, as listed ones are: the one `sample_legal`
+        #: drew or `explain` just accepted, so that `apply` need not check it again.
+        self._known_legal: Action | None = None
         #: Whether the logic counts its options (`GameLogic.count_options`), so that
         #: `sample_legal` need not list them.
         self._counted = _counts_options(logic)
@@ -173,7 +174,7 @@ class Game:
     def invalidate(self) -> None:
         """Forget cached legal actions after editing `state` by hand (tests, tools)."""
         self._legal = None
-        self._sampled = None
+        self._known_legal = None
         self._result = None
 
     # ---- actions ------------------------------------------------------------------------------
@@ -281,7 +282,7 @@ class Game:
                 action = logic.nth_option(self, player, kind, spec, rng.below(n))
             finally:
                 self.granted = False
-            self._sampled = action
+            self._known_legal = action
             return action
         used = turn["used"]
         counted: list[tuple[ActionPlan, int]] = []
@@ -318,7 +319,7 @@ class Game:
             index -= n
         else:
             action = enders[index]
-        self._sampled = action
+        self._known_legal = action
         return action
 
     def _coerce(self, action: Action | str) -> Action:
@@ -330,7 +331,10 @@ class Game:
             action = self._coerce(action)
         except ActionError as exc:
             return exc.rejection
-        return self._check(action)
+        rejection = self._check(action)
+        if rejection is None:
+            self._known_legal = action  # a search asks, then applies: check once
+        return rejection
 
     def _check(self, action: Action) -> Rejection | None:
         state = self.state
@@ -387,13 +391,13 @@ class Game:
         # An action taken from `legal_actions()` or drawn by `sample_legal` is known to be
         # legal: skip the check (by identity first: comparing actions field by field is the
         # slow path).
-        if action is not self._sampled and (
+        if action is not self._known_legal and (
             legal is None or not (any(a is action for a in legal) or action in legal)
         ):
             rejection = self._check(action)
             if rejection is not None:
                 raise ActionError(rejection, action.text)
-        self._sampled = None
+        self._known_legal = None
         turn = self.state["turn"]
         player = turn["order"][turn["pos"]]
         plan = self.plan.by_kind[turn["name"]][action.kind]
@@ -600,7 +604,7 @@ class Game:
         # The same position has the same legal actions (chance is drawn in steps, not in
         # listing them), and sharing the list lets the copy apply one of them unchecked.
         other._legal = self._legal
-        other._sampled = None
+        other._known_legal = None
         other._counted = self._counted
         other._result = None
         other.state = copy_data(self.state)

@@ -148,4 +148,7 @@ class MCTSBot:
 
 
 def _legal(sim: PlayableGame, action: Action) -> bool:
-    return action in sim.legal_actions() or sim.explain(action) is None
+    """Whether a line's next action is still legal in this sample of chance. Asked of the
+    engine's check alone (`explain`), which accepts every listed action and more, so nothing
+    is listed on the way down the tree; the game then applies it without checking again."""
+    return sim.explain(action) is None

@@ -142,9 +142,20 @@ class Recruit(Handler):
         self.special = special
         self.kind = "special" if special else "recruit"
         self._choices: dict[tuple, list[Action]] = {}
+        #: Actions by their (ascending) numbers, made once: there are few of them.
+        self._made: dict[tuple[int, ...], Action] = {}
 
     def action(self, numbers: tuple[int, ...]) -> Action:
         numbers = tuple(sorted(numbers))
+        made = self._made.get(numbers)
+        if made is not None:
+            return made
+        if len(self._made) > MEMO_SIZE:
+            self._made.clear()
+        made = self._made[numbers] = self._make(numbers)
+        return made
+
+    def _make(self, numbers: tuple[int, ...]) -> Action:
         text = " ".join(map(str, numbers))
         if self.special:
             return Action("special", ("recruit", numbers), "special recruit " + text)
@@ -163,11 +174,47 @@ class Recruit(Handler):
     def count(self, game: GameContext, player: int, spec: Record) -> int:
         g = game.state["g"]
         pawn = g["pawns"][player]
-        return 0 if pawn < 0 else len(self.shared_choices(g["regions"][pawn], spec.up_to))
+        return 0 if pawn < 0 else self.count_choices(g["regions"][pawn], spec.up_to)
 
     def nth(self, game: GameContext, player: int, spec: Record, index: int) -> Action:
         g = game.state["g"]
-        return self.shared_choices(g["regions"][g["pawns"][player]], spec.up_to)[index]
+        return self.nth_choice(g["regions"][g["pawns"][player]], spec.up_to, index)
+
+    def count_choices(self, counts: list[int], up_to: int) -> int:
+        """`len(choices(counts, up_to))`, by arithmetic for the rules' limits (1 and 2): p
+        numbers present give p singles, p(p-1)/2 mixed pairs and a double of each number
+        present twice."""
+        if up_to == 1:
+            return sum(1 for c in counts if c)
+        if up_to == 2:
+            present = sum(1 for c in counts if c)
+            return present + present * (present - 1) // 2 + sum(1 for c in counts if c > 1)
+        return len(self.shared_choices(counts, up_to))
+
+    def nth_choice(self, counts: list[int], up_to: int, index: int) -> Action:
+        """`choices(counts, up_to)[index]`, made alone for limits 1 and 2. The listing's order
+        (`_combos`, depth first): for each number present in turn, the single, the double if
+        there are two, then the pairs with each larger number present."""
+        if up_to > 2:
+            return self.shared_choices(counts, up_to)[index]
+        low = self.t.low
+        present = [i for i, c in enumerate(counts) if c]
+        for a, i in enumerate(present):
+            if index == 0:
+                return self.action((low + i,))
+            if up_to == 1:
+                index -= 1
+                continue
+            index -= 1
+            if counts[i] > 1:
+                if index == 0:
+                    return self.action((low + i, low + i))
+                index -= 1
+            larger = len(present) - a - 1
+            if index < larger:
+                return self.action((low + i, low + present[a + 1 + index]))
+            index -= larger
+        raise IndexError("recruit choice index out of range")
 
     def choices(self, counts: list[int], up_to: int) -> list[Action]:
         """Recruit actions for a region's castellers, made once per (contents, limit)."""

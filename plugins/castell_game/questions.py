@@ -30,6 +30,11 @@ from .tables import Tables
 MEMO_SIZE = 8_000
 #: Towers kept per question as witnesses that it has an answer (the newest first).
 WITNESSES = 4
+#: A tower found for a question: its levels, the castellers it needs as (size index, count)
+#: pairs, the numbers it holds and its widths (what `_fits` compares).
+Witness = tuple[tuple, tuple[tuple[int, int], ...], frozenset[int], tuple[int, ...]]
+#: Answers kept as witnesses for questions they were not found for.
+POOL = 16
 
 
 class TowerQuestions:
@@ -40,8 +45,14 @@ class TowerQuestions:
         relaxes = {s.relaxes: i for i, s in enumerate(tables.rules.named("skill").values())}
         self._rank_of = {rel: relaxes.get(rel) for rel in towers.RELAXATIONS}
         self._memo: dict[tuple, tuple | None] = {}
-        #: query -> [(levels, castellers needed as (size index, count) pairs)], newest first.
-        self._witnesses: dict[tuple, list[tuple[tuple, tuple[tuple[int, int], ...]]]] = {}
+        #: query -> witnesses for it, newest first.
+        self._witnesses: dict[tuple, list[Witness]] = {}
+        #: (team, ranks, tile or festival numbers) -> whether a tower answers it.
+        self._answered: dict[tuple, bool] = {}
+        #: Keys of questions known to have an answer (found by `_find_any`, not the best).
+        self._possible: set[tuple] = set()
+        #: The latest answers to any question, newest first (witnesses for other questions).
+        self._pool: list[Witness] = []
 
     def completing_tower(self, g: dict, player: int, tile: int) -> tuple | None:
         """A tower completing local performance `tile` for the player (C-8.3, C-8.4)."""
@@ -49,12 +60,26 @@ class TowerQuestions:
 
     def can_complete(self, g: dict, player: int, tile: int) -> bool:
         """Whether `completing_tower` has an answer, found without a search when a witness
-        still holds (see the module's docstring)."""
-        return self._completing(g, player, tile, self._exists) is not None
+        still holds (see the module's docstring). Memoised whole on (team, ranks, tile): a
+        player's turn asks it again after every action that left the team and ranks alone."""
+        key = (tuple(g["teams"][player]), tuple(g["ranks"][player]), tile)
+        known = self._answered.get(key)
+        if known is None:
+            known = self._completing(g, player, tile, self._exists) is not None
+            self._make_room()
+            self._answered[key] = known
+        return known
 
     def festival_possible(self, g: dict, player: int, numbers: tuple[int, ...]) -> bool:
-        """Whether `best_tower_for` has an answer (a witness or the solver says)."""
-        return self._festival(g, player, numbers, self._exists) is not None
+        """Whether `best_tower_for` has an answer (a witness or the solver says), memoised
+        whole like `can_complete`."""
+        key = (tuple(g["teams"][player]), tuple(g["ranks"][player]), numbers)
+        known = self._answered.get(key)
+        if known is None:
+            known = self._festival(g, player, numbers, self._exists) is not None
+            self._make_room()
+            self._answered[key] = known
+        return known
 
     def _completing(
         self, g: dict, player: int, tile: int, ask: Callable[[dict, int, tuple], object]
@@ -108,16 +133,80 @@ class TowerQuestions:
         key = (tuple(team), tuple(g["ranks"][player]), query)
         if key in memo:
             return None if memo[key] is None else True
-        witnesses = self._witnesses.get(query)
-        if witnesses:
-            ranks = None
-            for levels, need in witnesses:
-                if all(team[i] >= c for i, c in need):
-                    if ranks is None:
-                        ranks = self.t._ranks(g, player)
-                    if self._answers(levels, ranks, query):
-                        return True
-        return None if self._solve(g, player, query) is None else True
+        if key in self._possible:
+            return True
+        ranks = None
+        for witness in self._witnesses.get(query, ()):
+            if all(team[i] >= c for i, c in witness[1]):
+                if ranks is None:
+                    ranks = self.t._ranks(g, player)
+                if self._answers(witness[0], ranks, query):
+                    return True
+        # Any recent answer to another question will do if its shape fits this one.
+        fits = self._fits
+        for witness in self._pool:
+            if fits(witness, query) and all(team[i] >= c for i, c in witness[1]):
+                if ranks is None:
+                    ranks = self.t._ranks(g, player)
+                if self._answers(witness[0], ranks, query):
+                    return True
+        return None if self._find_any(g, player, query, key) is None else True
+
+    def _find_any(self, g: dict, player: int, query: tuple, key: tuple) -> tuple | None:
+        """Some tower answering `query` (`solver.any_tower`: the search stops at the first),
+        kept as a witness; the memo keeps only a None, which is the exact answer too."""
+        t = self.t
+        team = t._team_list(g, player)
+        ranks = t._ranks(g, player)
+        kind = query[0]
+        if kind == "festival":
+            sol = solver.any_tower(team, ranks, t.tower_rules, query[1], query[2])
+        elif kind == "shape":
+            sol = solver.any_tower(team, ranks, t.tower_rules, shape=query[1])
+        else:
+            sol = solver.any_tower(team, ranks, t.tower_rules, n_levels=query[2], needs=query[1])
+        self._make_room()
+        if sol is None:
+            self._memo[key] = None
+            return None
+        self._possible.add(key)
+        self._remember(query, sol.levels)
+        return sol.levels
+
+    def _make_room(self) -> None:
+        """Start the memos afresh when they are full (memory stays flat)."""
+        if len(self._memo) + len(self._possible) + len(self._answered) > MEMO_SIZE:
+            self._memo.clear()
+            self._possible.clear()
+            self._answered.clear()
+            self._witnesses.clear()
+            self._pool.clear()
+
+    def _remember(self, query: tuple, levels: tuple) -> None:
+        """Keep a tower found for `query` as a witness, for it and in the shared pool."""
+        low = self.t.low
+        need: dict[int, int] = {}
+        for level in levels:
+            for n in level:
+                need[n - low] = need.get(n - low, 0) + 1
+        numbers = frozenset(n for level in levels for n in level)
+        witness = (levels, tuple(need.items()), numbers, tuple(map(len, levels)))
+        found = self._witnesses.setdefault(query, [])
+        found.insert(0, witness)
+        del found[WITNESSES:]
+        self._pool.insert(0, witness)
+        del self._pool[POOL:]
+
+    @staticmethod
+    def _fits(witness: Witness, query: tuple) -> bool:
+        """Whether a tower's own structure meets `query` (its legality aside): enough levels
+        and the numbers for a festival, the shape, or the exhibition's height."""
+        kind = query[0]
+        if kind == "festival":
+            return len(witness[0]) >= query[2] and witness[2].issuperset(query[1])
+        if kind == "shape":
+            return witness[3] == query[1]
+        return len(witness[0]) == query[2]
 
     def _answers(self, levels: tuple, ranks: dict[str, int], query: tuple) -> bool:
         """Whether a tower found for `query` answers it under `ranks`: legal, and for an
@@ -156,19 +245,10 @@ class TowerQuestions:
         else:
             sol = solver.complete_exhibition(team, ranks, t.tower_rules, query[1], query[2])
         levels = None if sol is None else sol.levels
-        if len(memo) > MEMO_SIZE:
-            memo.clear()
-            self._witnesses.clear()
-        memo[key] = levels
+        self._make_room()
+        self._memo[key] = levels
         if levels is not None:
-            low = t.low
-            need: dict[int, int] = {}
-            for level in levels:
-                for n in level:
-                    need[n - low] = need.get(n - low, 0) + 1
-            found = self._witnesses.setdefault(query, [])
-            found.insert(0, (levels, tuple(need.items())))
-            del found[WITNESSES:]
+            self._remember(query, levels)
         return levels
 
     def _rank(self, g: dict, player: int, relaxation: str) -> int:

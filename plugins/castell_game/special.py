@@ -193,7 +193,7 @@ class Special(Handler):
         pawn = g["pawns"][player]
         n = 0
         if pawn >= 0:
-            n = len(self.recruit.shared_choices(g["regions"][pawn], spec.recruit_up_to))
+            n = self.recruit.count_choices(g["regions"][pawn], spec.recruit_up_to)
         n += len(self._move_targets(pawn, spec))
         return n + self.perform.count(game, player, spec)
 
@@ -202,10 +202,11 @@ class Special(Handler):
         g = game.state["g"]
         pawn = g["pawns"][player]
         if pawn >= 0:
-            recruits = self.recruit.shared_choices(g["regions"][pawn], spec.recruit_up_to)
-            if index < len(recruits):
-                return recruits[index]
-            index -= len(recruits)
+            region = g["regions"][pawn]
+            recruits = self.recruit.count_choices(region, spec.recruit_up_to)
+            if index < recruits:
+                return self.recruit.nth_choice(region, spec.recruit_up_to, index)
+            index -= recruits
         targets = self._move_targets(pawn, spec)
         if index < len(targets):
             return self.move.action(targets[index])
