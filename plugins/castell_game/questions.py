@@ -51,6 +51,18 @@ class TowerQuestions:
         self._answered: dict[tuple, bool] = {}
         #: Keys of questions known to have an answer (found by `_find_any`, not the best).
         self._possible: set[tuple] = set()
+        #: Per local performance tile, what `_completing` reads, out of the records once:
+        #: (shape or None, its castellers, exhibition skill indices and names, points).
+        self._tile_facts = [
+            (
+                None if r.shape is None else tuple(r.shape),
+                0 if r.shape is None else sum(r.shape),
+                tuple(tables.skill_index[x] for x in r.exhibition or ()),
+                tuple(r.exhibition or ()),
+                r.points,
+            )
+            for r in tables.tiles
+        ]
         #: The latest answers to any question, newest first (witnesses for other questions).
         self._pool: list[Witness] = []
 
@@ -60,15 +72,9 @@ class TowerQuestions:
 
     def can_complete(self, g: dict, player: int, tile: int) -> bool:
         """Whether `completing_tower` has an answer, found without a search when a witness
-        still holds (see the module's docstring). Memoised whole on (team, ranks, tile): a
-        player's turn asks it again after every action that left the team and ranks alone."""
-        key = (tuple(g["teams"][player]), tuple(g["ranks"][player]), tile)
-        known = self._answered.get(key)
-        if known is None:
-            known = self._completing(g, player, tile, self._exists) is not None
-            self._make_room()
-            self._answered[key] = known
-        return known
+        still holds (see the module's docstring). Four in five fail the pre-checks, which
+        cost less than a memo key would."""
+        return self._completing(g, player, tile, self._exists) is not None
 
     def festival_possible(self, g: dict, player: int, numbers: tuple[int, ...]) -> bool:
         """Whether `best_tower_for` has an answer (a witness or the solver says), memoised
@@ -84,24 +90,21 @@ class TowerQuestions:
     def _completing(
         self, g: dict, player: int, tile: int, ask: Callable[[dict, int, tuple], object]
     ) -> object:
-        t = self.t
-        record = t.tiles[tile]
-        if record.shape is not None:
-            if sum(record.shape) > sum(g["teams"][player]) or not self._shape_possible(
-                g, player, record.shape
-            ):
+        shape, castellers, skill_indices, skills, points = self._tile_facts[tile]
+        if shape is not None:
+            if castellers > sum(g["teams"][player]) or not self._shape_possible(g, player, shape):
                 return None
-            return ask(g, player, ("shape", tuple(record.shape)))
+            return ask(g, player, ("shape", shape))
         ranks = g["ranks"][player]
-        if any(ranks[t.skill_index[s]] == 0 for s in record.exhibition):
-            return None  # an exhibition uses every listed skill (C-8.4): rank 0 cannot
+        for i in skill_indices:
+            if ranks[i] == 0:
+                return None  # an exhibition uses every listed skill (C-8.4): rank 0 cannot
         highest = self.max_levels(g, player)
-        if record.points > highest:
+        if points > highest:
             return None
         # `exhibition_levels`: exactly its points, or the lowest tower of at least that many.
-        tallest = record.points if t.exhibition_levels == "exactly" else highest
-        skills = tuple(record.exhibition)
-        for levels in range(record.points, tallest + 1):
+        tallest = points if self.t.exhibition_levels == "exactly" else highest
+        for levels in range(points, tallest + 1):
             found = ask(g, player, ("exhibition", skills, levels))
             if found is not None:
                 return found
@@ -174,13 +177,15 @@ class TowerQuestions:
         return sol.levels
 
     def _make_room(self) -> None:
-        """Start the memos afresh when they are full (memory stays flat)."""
-        if len(self._memo) + len(self._possible) + len(self._answered) > MEMO_SIZE:
+        """Start a memo afresh when it is full (memory stays flat); each has its own bound,
+        so that the many cheap whole answers do not push out the searches' results."""
+        if len(self._memo) + len(self._possible) > MEMO_SIZE:
             self._memo.clear()
             self._possible.clear()
-            self._answered.clear()
             self._witnesses.clear()
             self._pool.clear()
+        if len(self._answered) > MEMO_SIZE:
+            self._answered.clear()
 
     def _remember(self, query: tuple, levels: tuple) -> None:
         """Keep a tower found for `query` as a witness, for it and in the shared pool."""
