@@ -32,6 +32,7 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -57,7 +58,9 @@ def process_time(args: list[str], repeat: int) -> float:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CASTELL_")}
 
     def run() -> None:
-        subprocess.run(args, check=True, capture_output=True, env=env, cwd=ROOT)
+        # From a neutral directory: `python -m` would otherwise import the checkout in the
+        # current directory before the one on PYTHONPATH (`run.py` may time another tree).
+        subprocess.run(args, check=True, capture_output=True, env=env, cwd=tempfile.gettempdir())
 
     run()  # warm the OS caches and lark's grammar cache
     return median_time(run, repeat)
@@ -69,14 +72,14 @@ def bench_language(repeat: int) -> dict:
     from castell_dsl.language.source import Source
     from castell_dsl.runtime.loading import load_report, load_rules
 
-    path = ROOT / "rules" / "castell.castell"
+    path = ROOT / "rules" / "castell" / "castell.castell"
     text = path.read_text()
     cold = subprocess.run(
         [sys.executable, "-c",
          "import time; t = time.perf_counter(); "
          "from castell_dsl.runtime.loading import load_report; "
          f"load_report({str(path)!r}); print(time.perf_counter() - t)"],
-        check=True, capture_output=True, text=True, cwd=ROOT,
+        check=True, capture_output=True, text=True, cwd=tempfile.gettempdir(),
     )  # fmt: skip
     from castell_dsl.language import loader
 
@@ -100,7 +103,7 @@ def bench_language(repeat: int) -> dict:
 def bench_processes(repeat: int) -> dict:
     castell = [sys.executable, "-m", "castell_dsl"]
     baseline = process_time([sys.executable, "-c", "pass"], repeat)
-    validate = process_time([*castell, "validate", "-q", "rules/"], repeat)
+    validate = process_time([*castell, "validate", "-q", str(ROOT / "rules")], repeat)
     help_ = process_time([*castell, "--help"], repeat)
     return {
         "python_startup_ms": baseline * 1000,
@@ -254,10 +257,6 @@ def main() -> int:
     games = 20 if quick else 150
     report["tictactoe"] = bench_tictactoe(500 if quick else 4000)
     report["playouts"] = bench_playouts(games, "castell", (2, 3, 4))
-    ttt = report["tictactoe"]
-    yardstick = ttt.get("openspiel_actions_per_s", ttt["list_actions_per_s"])
-    for row in report["playouts"]:
-        row["vs_tictactoe"] = row["actions_per_s"] / yardstick
     try:
         from castell_dsl.runtime.loading import load_rules
 
@@ -265,14 +264,18 @@ def main() -> int:
         report["playouts"] += bench_playouts(max(10, games // 3), "calico", (1, 4))
     except Exception as exc:  # Calico is optional for this benchmark
         report["calico_error"] = str(exc)
+    ttt = report["tictactoe"]
+    yardstick = ttt.get("openspiel_actions_per_s", ttt["list_actions_per_s"])
+    for row in report["playouts"]:
+        row["vs_tictactoe"] = row["actions_per_s"] / yardstick
     report["simulate_jobs"] = bench_jobs(40 if quick else 200)
     report["mcts"] = bench_mcts(5 if quick else 20)
     report["memory"] = bench_memory(20 if quick else 100, 100 if quick else 1000)
     report["seconds"] = time.perf_counter() - started
-    print_table(report)
     path = Path(args.json)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(report, indent=1))
+    print_table(report)
     print(f"\nJSON written to {path}")
     return 0
 
