@@ -88,6 +88,23 @@ class GameLogic(ABC):
         was granted by an earlier one (e.g. a free special action).
         """
 
+    def count_options(self, game: GameContext, player: int, kind: str, spec: Record) -> int:
+        """How many actions `options` would list now, without listing them.
+
+        With `nth_option` this is the counted form of the legal actions that lets
+        `Game.sample_legal` draw one uniformly while building only the one it draws: a random
+        playout lists far more actions than it takes. A logic that overrides this method must
+        override `nth_option` too, and both must agree exactly with `options` (the same
+        actions in the same order); one that does not is sampled from its listing.
+        """
+        return len(self.options(game, player, kind, spec))
+
+    def nth_option(
+        self, game: GameContext, player: int, kind: str, spec: Record, index: int
+    ) -> Action:
+        """`options(game, player, kind, spec)[index]`, built alone (see `count_options`)."""
+        return self.options(game, player, kind, spec)[index]
+
     @abstractmethod
     def check(
         self, game: GameContext, player: int, action: Action, spec: Record

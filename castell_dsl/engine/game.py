@@ -57,6 +57,11 @@ def _copy_walk(value: Any) -> Any:
     return value
 
 
+def _counts_options(logic: GameLogic) -> bool:
+    """True if `logic` counts its options itself rather than by listing them."""
+    return type(logic).count_options is not GameLogic.count_options
+
+
 def state_hash(state: dict) -> str:
     text = json.dumps(state, sort_keys=True, separators=(",", ":"))
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
@@ -89,6 +94,12 @@ class Game:
         self.observers: list[Observer] = list(observers)
         self.granted = False
         self._legal: list[Action] | None = None
+        #: An action known legal in this position, as listed ones are: the one `sample_legal`
+        #: drew or `explain` just accepted, so that `apply` need not check it again.
+        self._known_legal: Action | None = None
+        #: Whether the logic counts its options (`GameLogic.count_options`), so that
+        #: `sample_legal` need not list them.
+        self._counted = _counts_options(logic)
         self._result: dict | None = None
         self.state: dict[str, Any] = {
             "players": players,
@@ -163,6 +174,7 @@ class Game:
     def invalidate(self) -> None:
         """Forget cached legal actions after editing `state` by hand (tests, tools)."""
         self._legal = None
+        self._known_legal = None
         self._result = None
 
     # ---- actions ------------------------------------------------------------------------------
@@ -238,6 +250,78 @@ class Game:
         self._legal = actions
         return actions
 
+    def sample_legal(self, rng: Rng) -> Action:
+        """The action `legal[rng.below(len(legal))]` would pick, `legal` being
+        `legal_actions()`: the same single draw from `rng` and the same action, so a seeded
+        random playout is the same game either way.
+
+        When the logic counts its options (`GameLogic.count_options`/`nth_option`), nothing
+        is listed: each action kind open now is counted, one draw picks the kind and the
+        index within it, and only that action is built. A random playout lists ten or more
+        actions for each one it takes, so this is most of its cost. Otherwise (or when the
+        actions are listed already) it draws from the listing. Raises `ValueError` when no
+        action is legal (`Rng.below(0)`), as indexing the empty listing would.
+        """
+        legal = self._legal
+        if legal is not None or not self._counted:
+            if legal is None:
+                legal = self.legal_actions()
+            return legal[rng.below(len(legal))]
+        state = self.state
+        turn = state["turn"]
+        if state["phase"] == "over" or turn is None:
+            raise ValueError("no action is legal: the game is over or between turns")
+        player: int = turn["order"][turn["pos"]]
+        logic = self.logic
+        if turn["grants"]:
+            kind = turn["grants"][0]
+            spec = self.plan.by_kind[turn["name"]][kind].spec
+            self.granted = True
+            try:
+                n = logic.count_options(self, player, kind, spec)
+                action = logic.nth_option(self, player, kind, spec, rng.below(n))
+            finally:
+                self.granted = False
+            self._known_legal = action
+            return action
+        used = turn["used"]
+        counted: list[tuple[ActionPlan, int]] = []
+        enders: list[Action] = []
+        total = 0
+        blocked = False
+        count = logic.count_options
+        for plan in self._turn_plan():
+            kind = plan.kind
+            ender = plan.ender
+            if ender is not None:
+                if (plan.limit is None or used.get(kind, 0) < plan.limit) and all(
+                    used.get(a) for a in plan.after
+                ):
+                    enders.append(ender)
+                continue
+            if plan.limit is not None and used.get(kind, 0) >= plan.limit:
+                continue
+            if plan.after and not all(used.get(a) for a in plan.after):
+                continue
+            n = count(self, player, kind, plan.spec)
+            if n:
+                if plan.required and not used.get(kind):
+                    blocked = True
+                counted.append((plan, n))
+                total += n
+        if blocked:
+            enders = []
+        index = rng.below(total + len(enders))
+        for plan, n in counted:
+            if index < n:
+                action = logic.nth_option(self, player, plan.kind, plan.spec, index)
+                break
+            index -= n
+        else:
+            action = enders[index]
+        self._known_legal = action
+        return action
+
     def _coerce(self, action: Action | str) -> Action:
         return self.parse(action) if isinstance(action, str) else action
 
@@ -247,7 +331,10 @@ class Game:
             action = self._coerce(action)
         except ActionError as exc:
             return exc.rejection
-        return self._check(action)
+        rejection = self._check(action)
+        if rejection is None:
+            self._known_legal = action  # a search asks, then applies: check once
+        return rejection
 
     def _check(self, action: Action) -> Rejection | None:
         state = self.state
@@ -301,12 +388,16 @@ class Game:
         changes nothing."""
         action = self._coerce(action)
         legal = self._legal
-        # An action taken from `legal_actions()` is known to be legal: skip the check (by
-        # identity first: comparing actions field by field is the slow path).
-        if legal is None or not (any(a is action for a in legal) or action in legal):
+        # An action taken from `legal_actions()` or drawn by `sample_legal` is known to be
+        # legal: skip the check (by identity first: comparing actions field by field is the
+        # slow path).
+        if action is not self._known_legal and (
+            legal is None or not (any(a is action for a in legal) or action in legal)
+        ):
             rejection = self._check(action)
             if rejection is not None:
                 raise ActionError(rejection, action.text)
+        self._known_legal = None
         turn = self.state["turn"]
         player = turn["order"][turn["pos"]]
         plan = self.plan.by_kind[turn["name"]][action.kind]
@@ -510,7 +601,11 @@ class Game:
         other.events = None
         other.observers = []
         other.granted = False
-        other._legal = None
+        # The same position has the same legal actions (chance is drawn in steps, not in
+        # listing them), and sharing the list lets the copy apply one of them unchecked.
+        other._legal = self._legal
+        other._known_legal = None
+        other._counted = self._counted
         other._result = None
         other.state = copy_data(self.state)
         other.rng = Rng(other.state)

@@ -82,6 +82,8 @@ class CalicoLogic(GameLogic):
         self.neighbours = hexes.neighbour_table(self.columns, self.rows)
         self.cell_xy = [(i % self.columns, i // self.columns) for i in range(self.ncells)]
         self.cell_text = [notation.format_cell(c, r) for c, r in self.cell_xy]
+        #: Place actions by patch and cell, made once: a turn lists dozens of them.
+        self._placements: dict[tuple[int, int], Action] = {}
         self.axial = [hexes.to_axial(c, r) for c, r in self.cell_xy]
         self.goal_cells = [row * self.columns + col for col, row in quilt.goal_spaces]
         self.boards: list[str] = list(rules.named("board"))
@@ -307,22 +309,47 @@ class CalicoLogic(GameLogic):
             return self._goal_options(g, player)
         return []
 
+    def count_options(self, game: GameContext, player: int, kind: str, spec: Record) -> int:
+        """`len(options)`; placements by arithmetic (distinct patches in hand times empty cells),
+        the short lists by listing them."""
+        if kind == "place":
+            g = game.state["g"]
+            hand = g["hands"][player]
+            return len(set(hand)) * g["quilts"][player].count(EMPTY)
+        return len(self.options(game, player, kind, spec))
+
+    def nth_option(
+        self, game: GameContext, player: int, kind: str, spec: Record, index: int
+    ) -> Action:
+        """`options(...)[index]`; a placement made alone: patches in hand order, first copy
+        of each, then empty cells in order."""
+        if kind != "place":
+            return self.options(game, player, kind, spec)[index]
+        g = game.state["g"]
+        quilt = g["quilts"][player]
+        empty = [i for i, v in enumerate(quilt) if v == EMPTY]
+        patches = list(dict.fromkeys(g["hands"][player]))
+        which, cell = divmod(index, len(empty))
+        return self._placement(patches[which], empty[cell])
+
+    def _placement(self, patch: int, cell: int) -> Action:
+        action = self._placements.get((patch, cell))
+        if action is None:
+            col, row = self.cell_xy[cell]
+            action = self._placements[patch, cell] = Action(
+                "place",
+                (patch, col, row),
+                f"place {self.patch_names[patch]} {self.cell_text[cell]}",
+            )
+        return action
+
     def _place_options(self, g: dict, player: int) -> list[Action]:
         quilt = g["quilts"][player]
         empty = [i for i, v in enumerate(quilt) if v == EMPTY]
-        out = []
-        seen = set()
-        for patch in g["hands"][player]:
-            if patch in seen:
-                continue
-            seen.add(patch)
-            name = self.patch_names[patch]
-            for cell in empty:
-                col, row = self.cell_xy[cell]
-                out.append(
-                    Action("place", (patch, col, row), f"place {name} {self.cell_text[cell]}")
-                )
-        return out
+        placement = self._placement
+        return [
+            placement(patch, cell) for patch in dict.fromkeys(g["hands"][player]) for cell in empty
+        ]
 
     def _take_options(self, g: dict, player: int, spec: Record) -> list[Action]:
         if not spec.take_when_full and self.quilt_full(g, player):

@@ -97,18 +97,23 @@ class MCTSBot:
                 node.expanded = True
                 self._evaluate_into(node, sim, me)
             else:
-                self._expand(node, sim, me)
+                self._expand(node, sim, me, consume=True)
         for visited in reversed(path):
             visited.visits += 1
             if visited.children:
                 visited.value = max(child.value for child in visited.children)
 
-    def _expand(self, node: Node, sim: PlayableGame, me: int) -> None:
-        """Try every action here once; a child's first value is its position's evaluation."""
+    def _expand(self, node: Node, sim: PlayableGame, me: int, consume: bool = False) -> None:
+        """Try every action here once; a child's first value is its position's evaluation.
+
+        With `consume` the caller is done with `sim` (an iteration's own copy), so the last
+        action is tried on it rather than on one more copy."""
         node.expanded = True
-        for action in sim.legal_actions():
+        actions = sim.legal_actions()
+        last = len(actions) - 1
+        for i, action in enumerate(actions):
             child = Node(action)
-            trial = sim.clone(keep_log=False)
+            trial = sim if consume and i == last else sim.clone(keep_log=False)
             trial.apply(action)
             if trial.is_over() or trial.current_player != me:
                 child.terminal = child.expanded = True
@@ -148,4 +153,7 @@ class MCTSBot:
 
 
 def _legal(sim: PlayableGame, action: Action) -> bool:
-    return action in sim.legal_actions() or sim.explain(action) is None
+    """Whether a line's next action is still legal in this sample of chance. Asked of the
+    engine's check alone (`explain`), which accepts every listed action and more, so nothing
+    is listed on the way down the tree; the game then applies it without checking again."""
+    return sim.explain(action) is None

@@ -12,7 +12,7 @@ class RandomBot:
         self.seed = seed
 
     def choose(self, game: PlayableGame) -> Action:
-        actions = game.legal_actions()
-        if len(actions) == 1:
-            return actions[0]
-        return actions[decision_rng(self.seed, game).below(len(actions))]
+        # `sample_legal` makes the draw `legal[rng.below(len(legal))]` would, without listing
+        # the actions when the mechanics counts them (the generator is this decision's own,
+        # so drawing when only one action is legal changes nothing).
+        return game.sample_legal(decision_rng(self.seed, game))

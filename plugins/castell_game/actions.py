@@ -41,6 +41,15 @@ class Handler(ABC):
     def options(self, game: GameContext, player: int, spec: Record) -> list[Action]:
         """The actions of this kind the player may take now."""
 
+    def count(self, game: GameContext, player: int, spec: Record) -> int:
+        """How many actions `options` lists (the engine's `count_options`): a handler whose
+        options cost something to build counts them without building them."""
+        return len(self.options(game, player, spec))
+
+    def nth(self, game: GameContext, player: int, spec: Record, index: int) -> Action:
+        """`options(game, player, spec)[index]` (the engine's `nth_option`)."""
+        return self.options(game, player, spec)[index]
+
     @abstractmethod
     def check(
         self, game: GameContext, player: int, action: Action, spec: Record
@@ -92,6 +101,14 @@ class Move(Handler):
         targets = range(len(self.t.regions)) if pawn < 0 else self.t.adjacent[pawn]
         return [self._actions[r] for r in targets]
 
+    def count(self, game: GameContext, player: int, spec: Record) -> int:
+        pawn = game.state["g"]["pawns"][player]
+        return len(self.t.regions) if pawn < 0 else len(self.t.adjacent[pawn])
+
+    def nth(self, game: GameContext, player: int, spec: Record, index: int) -> Action:
+        pawn = game.state["g"]["pawns"][player]
+        return self._actions[index if pawn < 0 else self.t.adjacent[pawn][index]]
+
     def check(
         self, game: GameContext, player: int, action: Action, spec: Record
     ) -> Rejection | None:
@@ -125,9 +142,20 @@ class Recruit(Handler):
         self.special = special
         self.kind = "special" if special else "recruit"
         self._choices: dict[tuple, list[Action]] = {}
+        #: Actions by their (ascending) numbers, made once: there are few of them.
+        self._made: dict[tuple[int, ...], Action] = {}
 
     def action(self, numbers: tuple[int, ...]) -> Action:
         numbers = tuple(sorted(numbers))
+        made = self._made.get(numbers)
+        if made is not None:
+            return made
+        if len(self._made) > MEMO_SIZE:
+            self._made.clear()
+        made = self._made[numbers] = self._make(numbers)
+        return made
+
+    def _make(self, numbers: tuple[int, ...]) -> Action:
         text = " ".join(map(str, numbers))
         if self.special:
             return Action("special", ("recruit", numbers), "special recruit " + text)
@@ -143,8 +171,57 @@ class Recruit(Handler):
             return []
         return self.choices(g["regions"][pawn], spec.up_to)
 
+    def count(self, game: GameContext, player: int, spec: Record) -> int:
+        g = game.state["g"]
+        pawn = g["pawns"][player]
+        return 0 if pawn < 0 else self.count_choices(g["regions"][pawn], spec.up_to)
+
+    def nth(self, game: GameContext, player: int, spec: Record, index: int) -> Action:
+        g = game.state["g"]
+        return self.nth_choice(g["regions"][g["pawns"][player]], spec.up_to, index)
+
+    def count_choices(self, counts: list[int], up_to: int) -> int:
+        """`len(choices(counts, up_to))`, by arithmetic for the rules' limits (1 and 2): p
+        numbers present give p singles, p(p-1)/2 mixed pairs and a double of each number
+        present twice."""
+        if up_to == 1:
+            return sum(1 for c in counts if c)
+        if up_to == 2:
+            present = sum(1 for c in counts if c)
+            return present + present * (present - 1) // 2 + sum(1 for c in counts if c > 1)
+        return len(self.shared_choices(counts, up_to))
+
+    def nth_choice(self, counts: list[int], up_to: int, index: int) -> Action:
+        """`choices(counts, up_to)[index]`, made alone for limits 1 and 2. The listing's order
+        (`_combos`, depth first): for each number present in turn, the single, the double if
+        there are two, then the pairs with each larger number present."""
+        if up_to > 2:
+            return self.shared_choices(counts, up_to)[index]
+        low = self.t.low
+        present = [i for i, c in enumerate(counts) if c]
+        for a, i in enumerate(present):
+            if index == 0:
+                return self.action((low + i,))
+            if up_to == 1:
+                index -= 1
+                continue
+            index -= 1
+            if counts[i] > 1:
+                if index == 0:
+                    return self.action((low + i, low + i))
+                index -= 1
+            larger = len(present) - a - 1
+            if index < larger:
+                return self.action((low + i, low + present[a + 1 + index]))
+            index -= larger
+        raise IndexError("recruit choice index out of range")
+
     def choices(self, counts: list[int], up_to: int) -> list[Action]:
         """Recruit actions for a region's castellers, made once per (contents, limit)."""
+        return list(self.shared_choices(counts, up_to))
+
+    def shared_choices(self, counts: list[int], up_to: int) -> list[Action]:
+        """`choices` without the copy: the memo's own list, which callers must not change."""
         key = (tuple(counts), up_to)
         found = self._choices.get(key)
         if found is None:
@@ -152,7 +229,7 @@ class Recruit(Handler):
             if len(self._choices) > MEMO_SIZE:
                 self._choices.clear()
             self._choices[key] = found
-        return list(found)
+        return found
 
     def _combos(self, counts: list[int], up_to: int) -> list[tuple[int, ...]]:
         """Every multiset of 1..up_to castellers that `counts` can supply (sizes ascending)."""
@@ -240,6 +317,12 @@ class Train(Handler):
     def options(self, game: GameContext, player: int, spec: Record) -> list[Action]:
         return [self._actions[tile] for tile in self.trainable(game, player)]
 
+    def count(self, game: GameContext, player: int, spec: Record) -> int:
+        return len(self.trainable(game, player))
+
+    def nth(self, game: GameContext, player: int, spec: Record, index: int) -> Action:
+        return self._actions[self.trainable(game, player)[index]]
+
     def trainable(self, game: GameContext, player: int) -> list[str]:
         """The tiles the player may train now (C-4.5): their pawn's region's slot and the
         shared (All Regions) slots; skills at their highest rank and duplicates left out."""
@@ -312,21 +395,55 @@ class Tower(Handler):
         """The solver's best tower for each festival at the end of this round in the region
         where the player's pawn stands (C-9.2, C-9.3): the towers that can score now. Any
         other legal tower can still be built by writing it (`tower 6,6,6/5,5/4/3`)."""
+        return [self.action(levels) for levels in self.towers(game, player)]
+
+    def count(self, game: GameContext, player: int, spec: Record) -> int:
+        """`len(options)`, mostly without a search: while the current tower cannot compete
+        at a festival the best one differs from it whatever it is, so only whether one
+        exists matters (`TowerQuestions.festival_possible`)."""
+        t = self.t
+        g = game.state["g"]
+        pawn = g["pawns"][player]
+        if pawn < 0:
+            return 0
+        rnd_now = game.state["round"]
+        tower = g["towers"][player]
+        questions = self.questions
+        n = 0
+        for rnd, festival, numbers in g["calendar"]:
+            if rnd != rnd_now or t.festival_region[festival] != pawn:
+                continue
+            if tower is None or not towers.meets_festival(tower, numbers, t.min_levels):
+                n += questions.festival_possible(g, player, tuple(numbers))
+            else:
+                levels = questions.best_tower_for(g, player, tuple(numbers))
+                n += levels is not None and levels != self._current(g, player)
+        return n
+
+    def nth(self, game: GameContext, player: int, spec: Record, index: int) -> Action:
+        return self.action(self.towers(game, player)[index])
+
+    def towers(self, game: GameContext, player: int) -> list[tuple]:
+        """The levels of the towers `options` offers, in its order."""
         t = self.t
         g = game.state["g"]
         pawn = g["pawns"][player]
         if pawn < 0:
             return []
-        current = g["towers"][player]
-        current = None if current is None else tuple(tuple(level) for level in current)
-        out = []
+        rnd_now = game.state["round"]
+        out: list[tuple] = []
         for rnd, festival, numbers in g["calendar"]:
-            if rnd != game.state["round"] or t.festival_region[festival] != pawn:
+            if rnd != rnd_now or t.festival_region[festival] != pawn:
                 continue
             levels = self.questions.best_tower_for(g, player, tuple(numbers))
-            if levels is not None and levels != current:
-                out.append(self.action(levels))
+            if levels is not None and levels != self._current(g, player):
+                out.append(levels)
         return out
+
+    @staticmethod
+    def _current(g: dict, player: int) -> tuple | None:
+        current = g["towers"][player]
+        return None if current is None else tuple(tuple(level) for level in current)
 
     def check(
         self, game: GameContext, player: int, action: Action, spec: Record

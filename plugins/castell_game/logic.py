@@ -119,6 +119,15 @@ class CastellLogic(Tables, GameLogic):
         handler = self.actions.get(kind)
         return [] if handler is None else handler.options(game, player, spec)
 
+    def count_options(self, game: GameContext, player: int, kind: str, spec: Record) -> int:
+        handler = self.actions.get(kind)
+        return 0 if handler is None else handler.count(game, player, spec)
+
+    def nth_option(
+        self, game: GameContext, player: int, kind: str, spec: Record, index: int
+    ) -> Action:
+        return self.actions[kind].nth(game, player, spec, index)
+
     def check(
         self, game: GameContext, player: int, action: Action, spec: Record
     ) -> Rejection | None:

@@ -334,9 +334,11 @@ def _query(
     need_mask: int,
     w_level: int,
     w_match: int,
+    first: bool = False,
 ) -> tuple[tuple[tuple[int, ...], ...], int] | None:
     """One memoised search: the best tower's levels and how many of its castellers are numbered
-    in `sizes`, or None (proof that no tower meets the query).
+    in `sizes`, or None (proof that no tower meets the query). With `first`, any tower that
+    meets the query, the first the search completes (see `_search`).
 
     Constraints: includes a casteller of every number in `sizes`; at least `min_levels` levels;
     exactly `n_levels` levels and/or exactly `shape` when given; one accounting uses every skill
@@ -353,7 +355,7 @@ def _query(
     if k0 is None or _impossible(counts, ranks, tb, req_mask, k0, shape):
         return None
     q = _prepare(counts, ranks, tb, req_mask, k0, shape, need_mask, w_level, w_match)
-    found = _search(q, n_levels is not None or shape is not None)
+    found = _search(q, n_levels is not None or shape is not None, first)
     if found is None:
         return None
     levels = []
@@ -707,9 +709,15 @@ def _cannot_win_tie(
 _State = tuple[int, int, int, int, int, int, int, int, int, int]
 
 
-def _search(q: _Query, exact: bool) -> _Result | None:
+def _search(q: _Query, exact: bool, first: bool = False) -> _Result | None:
     """Branch and bound over the levels of the query `q` (see the module docstring): the best
     `_Result`, or None when no tower meets the query. `exact`: the height is fixed.
+
+    `first`: whether *some* tower meets the query is all that is asked (counting legal
+    actions needs no more), so every state returns its first completion that reaches the score
+    it must beat, and the root its first tower. The bounds that prune are the same upper
+    bounds, against the least score any answer has, so None is still a proof; the tie-break
+    prunes never run (they need a result, and a result ends the search).
 
     The pieces are closures over the query's facts, bound once here as locals, because the
     search runs them for every state and option: `best_from_bottom` (the root: every bottom
@@ -728,6 +736,7 @@ def _search(q: _Query, exact: bool) -> _Result | None:
     limit, step, vals = tb.limit, tb.step, tb.vals
     reach_mix, reach_plain, lo_mix, lo_plain = q.reach, tb.one, tb.lo_mix, tb.lo_plain
     n_levels = k0 if exact else 0
+    first_found = first  # (`expand` has a local of that name)
     d = len(pres)
     sized = q.req_mask != 0  # festival sizes: matches count
     by_width = 0 if shape is None else 2  # which pattern lists a level's options come from
@@ -762,6 +771,9 @@ def _search(q: _Query, exact: bool) -> _Result | None:
         sub = memo.get(key, memo)
         if sub is memo or (type(sub) is int and sub > alpha):
             return expand(key, lmax, alpha)
+        if first_found and type(sub) is tuple and sub[0] < alpha:
+            # A first completion is not the best: one below this target proves nothing.
+            return expand(key, lmax, alpha)
         return None if type(sub) is int else sub  # type: ignore[return-value]
 
     def expand(key: _State, lmax: int, alpha: int) -> _Result | None:
@@ -780,6 +792,9 @@ def _search(q: _Query, exact: bool) -> _Result | None:
         else:
             result = _ZERO  # the tower may stop here
             thr = alpha if alpha > 0 else 0
+            if first_found and alpha <= 0:
+                memo[key] = result
+                return result
         if exact and not k:
             memo[key] = result
             return result
@@ -924,6 +939,9 @@ def _search(q: _Query, exact: bool) -> _Result | None:
                         result = cand
                         if gs > thr:
                             thr = gs
+                        if first_found and gs >= alpha:
+                            memo[key] = result
+                            return result
                     continue
                 # Local bound: this level + what the child could add at most.
                 lv = n - 1 + nb
@@ -979,6 +997,9 @@ def _search(q: _Query, exact: bool) -> _Result | None:
                     result = cand
                     if cand[0] > thr:
                         thr = cand[0]
+                    if first_found and cand[0] >= alpha:
+                        memo[key] = result
+                        return result
         if result is None or result[0] < alpha:
             memo[key] = alpha
             return None
@@ -1126,6 +1147,8 @@ def _search(q: _Query, exact: bool) -> _Result | None:
                     if sub is None:
                         continue
                     cand = (gs + sub[0], gm + sub[1], sub[2] - u, (lvl, sub[3]))
+                    if first_found:
+                        return cand
                     if result is None or cand > result:
                         result = cand
                         best_s = cand[0]
@@ -1166,6 +1189,7 @@ def _solve(
     shape: Sequence[int] | None = None,
     needs: Iterable[str] | None = None,
     tallest: bool = False,
+    first: bool = False,
 ) -> Solution | None:
     tb = _tables(rules)
     sizes_t = tuple(sorted(set(sizes))) if sizes else ()
@@ -1191,6 +1215,7 @@ def _solve(
         mask,
         w_level,
         w_match,
+        first,
     )
     return _solution(found, ranks, rules)
 
@@ -1209,6 +1234,23 @@ def best_festival_tower(
     score is the number of levels. None when no such tower exists.
     """
     return _solve(team, ranks, rules, sizes, min_levels)
+
+
+def any_tower(
+    team: Iterable[int],
+    ranks: Mapping[str, int],
+    rules: TowerRules,
+    sizes: Iterable[int] = (),
+    min_levels: int = 1,
+    n_levels: int | None = None,
+    shape: Sequence[int] | None = None,
+    needs: Iterable[str] | None = None,
+) -> Solution | None:
+    """Some legal tower meeting a query of `best_festival_tower`, `complete_shape` or
+    `complete_exhibition` (the same arguments), not necessarily the best: the search stops at
+    the first it completes. None exactly when those answer None. For questions that ask only
+    whether a tower exists (counting a player's legal actions), at a fraction of the cost."""
+    return _solve(team, ranks, rules, sizes, min_levels, n_levels, shape, needs, first=True)
 
 
 def complete_shape(

@@ -10,6 +10,7 @@ performance (C-8).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from castell_dsl.contract import Action, ActionSyntaxError, Rejection
@@ -66,6 +67,14 @@ class Perform(Handler):
             if levels is not None:
                 out.append(self.action(tile, levels))
         return out
+
+    def count(self, game: GameContext, player: int, spec: Record) -> int:
+        g = game.state["g"]
+        pawn = g["pawns"][player]
+        if pawn < 0:
+            return 0
+        possible = self.questions.can_complete
+        return sum(1 for tile in g["lp"][pawn] if possible(g, player, tile))
 
     def check(
         self, game: GameContext, player: int, action: Action, spec: Record
@@ -146,6 +155,9 @@ class Special(Handler):
         self.recruit = Recruit(tables, special=True)
         self.move = Move(tables, special=True)
         self.perform = Perform(tables, questions, tower)
+        regions = range(len(tables.regions))
+        #: The special move's targets with `move_to any`, by pawn (-1: not placed yet).
+        self._any_but = {p: tuple(r for r in regions if r != p) for p in (-1, *regions)}
 
     def parse(self, text: str) -> Action:
         words = text.split(None, 1)
@@ -169,14 +181,41 @@ class Special(Handler):
         pawn = g["pawns"][player]
         out: list[Action] = []
         if pawn >= 0:
-            out.extend(self.recruit.choices(g["regions"][pawn], spec.recruit_up_to))
-        if spec.move_to == "any" or pawn < 0:
-            targets = [r for r in range(len(self.t.regions)) if r != pawn]
-        else:
-            targets = list(self.t.adjacent[pawn])
-        out.extend(self.move.action(r) for r in targets)
+            out.extend(self.recruit.shared_choices(g["regions"][pawn], spec.recruit_up_to))
+        out.extend(self.move.action(r) for r in self._move_targets(pawn, spec))
         out.extend(self.perform.options(game, player, spec))
         return out
+
+    def count(self, game: GameContext, player: int, spec: Record) -> int:
+        g = game.state["g"]
+        if not game.granted and g["tokens"][player] <= 0:
+            return 0
+        pawn = g["pawns"][player]
+        n = 0
+        if pawn >= 0:
+            n = self.recruit.count_choices(g["regions"][pawn], spec.recruit_up_to)
+        n += len(self._move_targets(pawn, spec))
+        return n + self.perform.count(game, player, spec)
+
+    def nth(self, game: GameContext, player: int, spec: Record, index: int) -> Action:
+        """The options in `options`' order: recruits, moves, performances."""
+        g = game.state["g"]
+        pawn = g["pawns"][player]
+        if pawn >= 0:
+            region = g["regions"][pawn]
+            recruits = self.recruit.count_choices(region, spec.recruit_up_to)
+            if index < recruits:
+                return self.recruit.nth_choice(region, spec.recruit_up_to, index)
+            index -= recruits
+        targets = self._move_targets(pawn, spec)
+        if index < len(targets):
+            return self.move.action(targets[index])
+        return self.perform.options(game, player, spec)[index - len(targets)]
+
+    def _move_targets(self, pawn: int, spec: Record) -> Sequence[int]:
+        if spec.move_to == "any" or pawn < 0:
+            return self._any_but[pawn]
+        return self.t.adjacent[pawn]
 
     def check(
         self, game: GameContext, player: int, action: Action, spec: Record

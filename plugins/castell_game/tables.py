@@ -47,6 +47,8 @@ class Tables:
 
     def __init__(self, rules: RuleSet):
         self.rules = rules
+        #: The bots' memo of position values (`heuristic.evaluate`).
+        self.evaluations: dict[bytes, float] = {}
         self.tower_rules = tower_rules(rules)
         # Regions and the board.
         self.regions: list[str] = list(rules.named("region"))

@@ -1,0 +1,131 @@
+"""MCTS strength at equal thinking time: this version against a previous commit's.
+
+    python benchmarks/mcts_strength.py [--previous REV] [--time 0.02] [--games 40] [--jobs 2]
+
+The search is the same algorithm in both versions — for a given number of iterations the two
+make the same choices (`--check` verifies it on the benchmark positions) — so at equal
+thinking time the faster one simply searches more. The previous version is taken from git
+(`git archive REV`) into a temporary directory and its iterations per second measured there,
+in a process of its own, on the same positions as this version's (`run.mcts_positions`).
+Then 2-player Castell games are played, seats alternating, between this version thinking
+`--time` seconds a move and the search limited to the iterations the previous version makes
+in that time: the previous version at equal time. Prints the win rate of this version with
+a 95% Wilson interval (a shared win counts half).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+#: Run in a process with the version under test first on the path: its MCTS's iterations
+#: per second (CPU time) on the benchmark positions, and its choices there.
+PROBE = """
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+import run
+from castell_bots.mcts import MCTSBot
+positions = run.mcts_positions(int(sys.argv[2]))
+bot = MCTSBot(3, iterations=int(sys.argv[3]))
+start = time.process_time()
+choices = [bot.choose(p).text for p in positions]
+elapsed = time.process_time() - start
+print(json.dumps({"rate": int(sys.argv[3]) * len(positions) / elapsed, "choices": choices}))
+"""
+
+
+def probe(tree: Path, moves: int, iterations: int) -> dict:
+    """Iterations per second and choices of the MCTS in source tree `tree`."""
+    paths = f"{tree}:{tree / 'plugins'}"
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE, str(ROOT / "benchmarks"), str(moves), str(iterations)],
+        check=True,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": paths, "PATH": "/usr/bin:/bin"},
+        cwd=tempfile.gettempdir(),
+    )
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def export(rev: str, into: Path) -> Path:
+    """The source tree of commit `rev`, unpacked into `into`."""
+    archive = into / "previous.tar"
+    with archive.open("wb") as handle:
+        subprocess.run(["git", "archive", rev], check=True, stdout=handle, cwd=ROOT)
+    with tarfile.open(archive) as tar:
+        tar.extractall(into / "tree", filter="data")
+    return into / "tree"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--previous", default="HEAD~1", help="the commit to compare with")
+    parser.add_argument("--time", type=float, default=0.02, help="seconds per move")
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--moves", type=int, default=15, help="positions for the rates")
+    parser.add_argument("--seed", type=int, default=5000)
+    parser.add_argument("--check", action="store_true", help="also compare the choices")
+    parser.add_argument("--json", dest="json_path")
+    args = parser.parse_args()
+
+    from castell_dsl.runtime.simulation import SimulationSpec, run_batch, wilson_interval
+
+    with tempfile.TemporaryDirectory() as tmp:
+        previous = export(args.previous, Path(tmp))
+        old = probe(previous, args.moves, 200)
+        new = probe(ROOT, args.moves, 200)
+    same = old["choices"] == new["choices"]
+    if args.check and not same:
+        print("the two versions choose differently at 200 iterations a move")
+        return 1
+    old_iterations = max(1, round(old["rate"] * args.time))
+    mine = f"mcts:iterations=1000000,time={args.time}"
+    theirs = f"mcts:iterations={old_iterations}"
+    wins = 0.0
+    half = args.games // 2
+    start = time.perf_counter()
+    for seats, seat, count, offset in (
+        ((mine, theirs), 0, half, 0),
+        ((theirs, mine), 1, args.games - half, half),
+    ):
+        spec = SimulationSpec("castell", (), 2, seats, args.seed + offset, count)
+        for line in run_batch(spec, jobs=args.jobs):
+            if seat in line["winners"]:
+                wins += 1 / len(line["winners"])
+    low, high = wilson_interval(wins, args.games)
+    report = {
+        "previous": args.previous,
+        "seconds_per_move": args.time,
+        "previous_iterations_per_s": round(old["rate"]),
+        "iterations_per_s": round(new["rate"]),
+        "previous_iterations_per_move": old_iterations,
+        "same_choices_at_equal_iterations": same,
+        "games": args.games,
+        "win_rate": round(wins / args.games, 3),
+        "win_rate_95": [round(low, 3), round(high, 3)],
+        "seconds": round(time.perf_counter() - start, 1),
+    }
+    print(
+        f"MCTS {new['rate']:,.0f} it/s vs {args.previous} {old['rate']:,.0f} it/s "
+        f"(same choices at equal iterations: {same}); at {args.time} s a move the previous "
+        f"version makes {old_iterations} iterations. This version's win rate over "
+        f"{args.games} 2-player games: {wins / args.games:.1%} (95% {low:.1%}-{high:.1%})"
+    )
+    if args.json_path:
+        Path(args.json_path).write_text(json.dumps(report, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
