@@ -10,8 +10,12 @@ import pytest_lsp
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from castell_dsl.runtime.loading import rule_path
+
 ROOT = Path(__file__).resolve().parents[2]
-BASE = ROOT / "rules" / "castell" / "castell.castell"
+#: The installed base rule file (a checkout's `rules/castell/` with an editable install; inside
+#: the installed package otherwise): the file the server resolves `extends "castell"` to.
+BASE = rule_path().find_rules("castell").resolve()
 
 pytestmark = pytest.mark.asyncio
 
