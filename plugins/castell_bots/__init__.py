@@ -16,7 +16,7 @@ RANGES: dict[str, dict[str, tuple[float, float]]] = {
     "random": {},
     "greedy": {"max_actions": (1, 1_000)},
     "mcts": {
-        "iterations": (1, 20_000),
+        "iterations": (0, 20_000),  # 0: not given (60, or as many as `time` allows)
         "time": (0.0, 60.0),
         "c": (0.0, 100.0),
         "rollout": (0, 1_000),
@@ -49,7 +49,7 @@ def register_bots() -> list[BotFactory]:
             "mcts",
             "Monte Carlo tree search with determinised chance and heuristic evaluation",
             lambda rules, seat, seed, **settings: MCTSBot(seed, **settings),
-            {"iterations": 60, "time": 0.0, "c": 0.3, "rollout": 0, "scale": 4.0},
+            {"iterations": 0, "time": 0.0, "c": 0.3, "rollout": 0, "scale": 4.0},
             RANGES["mcts"],
         ),
     ]

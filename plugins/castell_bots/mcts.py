@@ -10,10 +10,11 @@ its best continuation); once the turn passes, `rollout` random actions may be pl
 evaluating. After the search, the action with the best backed-up value among those visited
 most is played.
 
-Settings (`mcts:iterations=60,time=0.5`): `iterations` per move, or `time` seconds per move
-(whichever comes first when both are set), `c` the exploration constant, `rollout` random
-actions after the turn ends, `scale` the lead (in points) that counts as a near-sure win. With
-`time` unset the bot is deterministic for a given seed.
+Settings (`mcts:iterations=200`, `mcts:time=0.5`): `iterations` per move; `time` seconds per
+move — with `time` alone the search runs for that long, however many iterations fit; with both,
+whichever comes first; with neither, 60 iterations. `c` is the exploration constant, `rollout`
+the random actions after the turn ends, `scale` the lead (in points) that counts as a near-sure
+win. With `time` unset the bot is deterministic for a given seed.
 """
 
 from __future__ import annotations
@@ -37,21 +38,30 @@ class Node:
         self.evaluations = 0
 
 
+#: Iterations per move when neither `iterations` nor `time` is given.
+DEFAULT_ITERATIONS = 60
+
+
 class MCTSBot:
     name = "mcts"
 
     def __init__(
         self,
         seed: int,
-        iterations: int = 60,
+        iterations: int = 0,
         time: float = 0.0,
         c: float = 0.3,
         rollout: int = 0,
         scale: float = 4.0,
     ) -> None:
         self.seed = seed
-        self.iterations = max(1, int(iterations))
         self.time = float(time)
+        #: None: no count limit (a `time` alone bounds the search); 0 means "not given".
+        self.iterations: int | None = (
+            int(iterations) if iterations > 0 else (None if self.time > 0 else DEFAULT_ITERATIONS)
+        )
+        #: Iterations the last decision ran (for benchmarks and tests).
+        self.last_iterations = 0
         self.c = float(c)
         self.rollout = max(0, int(rollout))
         self.scale = float(scale)
@@ -68,10 +78,13 @@ class MCTSBot:
         root = Node(None)
         self._expand(root, game, me)
         deadline = time.perf_counter() + self.time if self.time > 0 else None
-        for _ in range(self.iterations):
+        done = 0
+        while self.iterations is None or done < self.iterations:
             if deadline is not None and time.perf_counter() > deadline:
                 break
             self._iterate(game, root, me)
+            done += 1
+        self.last_iterations = done
         best = max(root.children, key=lambda n: (n.value, n.visits)).action
         assert best is not None  # a child of the root
         return best
