@@ -203,8 +203,8 @@ def compact_board(logic: Any, game: Any, viewer: int | None) -> list[Any]:
             str(r["special_tokens"] or ""),
         )
     out.append(regions)
-    out.append(_calendar(game, view, upcoming_only=True, most=2))
-    line = Text()
+    line = _calendar(game, view, upcoming_only=True, most=1)  # the wheel follows on its line
+    line.append(" | ", style="dim")
     for sector, tile in view["wheel"].items():
         if sector not in names:
             open_here = tile in trainable and _sector_open(logic, state, viewer, sector)
@@ -216,8 +216,7 @@ def compact_board(logic: Any, game: Any, viewer: int | None) -> list[Any]:
         here = next((r for r in view["regions"] if r["name"] == team["pawn"]), None)
         if here is not None:
             line.append(f"From {here['name']} you can move to: {', '.join(here['adjacent'])}")
-    if line:
-        out.append(line)
+    out.append(line)
     players = Table(box=None, padding=(0, 1), pad_edge=False, header_style="bold dim")
     for column in ("seat", "team", "skills", "tok", "tower"):
         players.add_column(column, overflow="fold")
@@ -244,11 +243,15 @@ def _tower_short(levels: Any, mine: bool) -> str:
 
 
 def _tile_short(logic: Any, name: str) -> str:
+    """A tile in a few characters for 80 columns: `LP09 54321=7` (a shape's level widths, all
+    single digits, run together) or `LP26 Mi+St=5` (an exhibition's skills); `board` shows it
+    in full."""
     tile = logic.tiles[logic.tile_names.index(name)]
     if tile.shape is not None:
-        return f"{name}:{'-'.join(map(str, tile.shape))}({tile.points})"
+        joiner = "" if all(w < 10 for w in tile.shape) else "-"
+        return f"{name} {joiner.join(map(str, tile.shape))}={tile.points}"
     short = unique_abbreviations(logic.titles)
-    return f"{name}:{'+'.join(short[s] for s in tile.exhibition)}({tile.points})"
+    return f"{name} {'+'.join(short[s] for s in tile.exhibition)}={tile.points}"
 
 
 def _sector_open(logic: Any, state: dict, viewer: int | None, sector: str) -> bool:

@@ -94,6 +94,8 @@ class TerminalApp:
             line = Text("  ")
             line.append(self.session.describe_seat(seat), style="bold")
             line.append(": " + " · ".join(texts))
+            if self.console.width < FULL_WIDTH:  # a line a seat on a small screen (`log`: all)
+                line.truncate(self.console.width - 1, overflow="ellipsis")
             self.console.print(line)
 
     # ---- the loop -----------------------------------------------------------------------------
@@ -284,7 +286,25 @@ class TerminalApp:
         self.console.rule(when + seat)
         for renderable in game.logic.render(game, player):
             self.console.print(renderable)
-        self.console.print(self.scores_table())
+        if self.console.width < FULL_WIDTH:
+            self.console.print(self.scores_line(), markup=False)
+        else:
+            self.console.print(self.scores_table())
+
+    def scores_line(self) -> str:
+        """Every seat's running score by category on as few lines as a small screen allows:
+        the categories named once, then `P0 12 (3+2+0+4+3)` per seat, the one to play marked."""
+        scores = self.session.game.scores()
+        if not scores:
+            return ""
+        names = "+".join(name.split("_", 1)[0] for name in scores[0]["categories"])
+        current = self.session.game.current_player
+        seats = "  ".join(
+            f"P{s['seat']}{'◀' if s['seat'] == current else ''} {s['total']} "
+            f"({'+'.join(str(v) for v in s['categories'].values())})"
+            for s in scores
+        )
+        return f"score now: total ({names}; `board` names them in full)\n{seats}"
 
     def board(self, player: int) -> None:
         """The full table, drawn at least FULL_WIDTH wide: through a pager on a terminal,
@@ -297,6 +317,7 @@ class TerminalApp:
             color_system=self.console.color_system,  # type: ignore[arg-type]
             highlight=False,
         )
+        wide.push_render_hook(ShowTextOnly())
         when = f"Round {game.round} of {game.rounds}" if game.round else "Setup"
         wide.rule(f"{when} — the whole table")
         for renderable in game.logic.render(game, player):

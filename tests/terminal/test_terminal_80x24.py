@@ -62,6 +62,19 @@ def test_castell_turn_fits_80x24_with_scores_and_unique_skills():
     assert "Round 1 of 10" in out and out.count("Round 1 of 10") == 1  # one header a round
 
 
+@pytest.mark.parametrize("players", [3, 4])
+def test_castell_turns_of_three_and_four_players_fit_80x24(players):
+    """The compact table (a line per region and per seat, the festivals and the wheel on one
+    line, the scores on two) leaves the actions and the prompt on an 80x24 screen."""
+    out = run("castell", ["you"] + ["random"] * (players - 1), 4, ["end"] * 4)
+    views = turn_views(out)
+    assert len(views) >= 3
+    for view in views:
+        assert len(view) <= HEIGHT, "\n".join(view)
+        assert all(len(line) <= WIDTH for line in view)
+        assert "score now" in "\n".join(view)
+
+
 def test_skill_abbreviations_are_unique():
     from castell_game.render import unique_abbreviations
 
