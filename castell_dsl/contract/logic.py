@@ -145,6 +145,11 @@ class GameLogic(ABC):
         """
         return float(game.score_of(player))
 
+    def heuristics(self, game: GameContext) -> list[float]:
+        """`heuristic` for every player, in seat order (a search evaluates them all in each
+        position; a mechanics may share the work between players)."""
+        return [self.heuristic(game, p) for p in range(game.players)]
+
     def notation(self) -> list[str]:
         """Example actions in this game's notation, one per line, for a player's `help`."""
         return []

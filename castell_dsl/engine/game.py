@@ -19,7 +19,9 @@ from __future__ import annotations
 import hashlib
 import json
 import marshal
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from itertools import repeat
+from operator import is_
 from typing import Any
 
 from ..contract import (
@@ -392,7 +394,7 @@ class Game:
         # legal: skip the check (by identity first: comparing actions field by field is the
         # slow path).
         if action is not self._known_legal and (
-            legal is None or not (any(a is action for a in legal) or action in legal)
+            legal is None or not (any(map(is_, legal, repeat(action))) or action in legal)
         ):
             rejection = self._check(action)
             if rejection is not None:
@@ -610,6 +612,43 @@ class Game:
         other.state = copy_data(self.state)
         other.rng = Rng(other.state)
         return other
+
+    def copier(self) -> Callable[[], Game]:
+        """A maker of independent copies of this position, each as `clone(keep_log=False)`
+        would make it: the state is serialised once, here, and each copy only reads it back
+        (a search copies one position many times — every child of a node, or the root in
+        every iteration — so this halves its copying). Copies reflect the position as it is
+        now: edit or advance this game and the maker still makes the old position."""
+        try:
+            blob = marshal.dumps(self.state)
+        except ValueError:
+            return lambda: self.clone(keep_log=False)
+        loads = marshal.loads
+        rules, logic, plan = self.rules, self.logic, self.plan
+        players, seed = self.players, self.seed
+        legal, counted = self._legal, self._counted
+        new = Game.__new__
+
+        def make() -> Game:
+            other = new(Game)
+            other.rules = rules
+            other.logic = logic
+            other.plan = plan
+            other.players = players
+            other.seed = seed
+            other.log = []
+            other.events = None
+            other.observers = []
+            other.granted = False
+            other._legal = legal
+            other._known_legal = None
+            other._counted = counted
+            other._result = None
+            other.state = state = loads(blob)
+            other.rng = Rng(state)
+            return other
+
+        return make
 
     def state_hash(self) -> str:
         return state_hash(self.state)

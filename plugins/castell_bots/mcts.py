@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import math
 import time
+from operator import attrgetter
 
 from castell_dsl.contract import Action, PlayableGame, decision_rng
+from castell_dsl.contract.rng import _GAMMA, _MASK
 
 
 class Node:
@@ -90,7 +92,12 @@ class MCTSBot:
         return best
 
     def _iterate(self, game: PlayableGame, root: Node, me: int) -> None:
-        sim = game.clone(keep_log=False)
+        # Every iteration starts from a copy of the same position: serialise it once per
+        # search (a new root is a new search).
+        if getattr(self, "_copier_root", None) is not root:
+            self._copier_root = root
+            self._copier = game.copier()
+        sim = self._copier()
         sim.reseed(self._rng.below(1 << 62))  # determinise chance
         path = [root]
         node = root
@@ -114,7 +121,7 @@ class MCTSBot:
         for visited in reversed(path):
             visited.visits += 1
             if visited.children:
-                visited.value = max(child.value for child in visited.children)
+                visited.value = max(map(_VALUE, visited.children))
 
     def _expand(self, node: Node, sim: PlayableGame, me: int, consume: bool = False) -> None:
         """Try every action here once; a child's first value is its position's evaluation.
@@ -124,16 +131,17 @@ class MCTSBot:
         node.expanded = True
         actions = sim.legal_actions()
         last = len(actions) - 1
+        copy = sim.copier() if last > 0 or not consume else None
         for i, action in enumerate(actions):
             child = Node(action)
-            trial = sim if consume and i == last else sim.clone(keep_log=False)
+            trial = sim if copy is None or (consume and i == last) else copy()
             trial.apply(action)
             if trial.is_over() or trial.current_player != me:
                 child.terminal = child.expanded = True
             self._evaluate_into(child, trial, me)
             node.children.append(child)
         if node.children:
-            node.value = max(child.value for child in node.children)
+            node.value = max(map(_VALUE, node.children))
 
     def _evaluate_into(self, node: Node, sim: PlayableGame, me: int) -> None:
         if node.terminal and self.rollout:
@@ -151,18 +159,32 @@ class MCTSBot:
         log_n = math.log(parent.visits + 1)
         best = parent.children[0]
         best_score = -math.inf
+        c = self.c
+        sqrt = math.sqrt
+        # The seeded tie-break, `self._rng.below(1000)` per child, drawn inline (the same
+        # SplitMix64 steps as `Rng.below`, the same draws) without a call per child.
+        store = self._rng.store
+        key = self._rng.key
+        state = store[key]
         for child in parent.children:
-            bonus = self.c * math.sqrt(log_n / (child.visits + 1))
-            score = child.value + bonus + self._rng.below(1000) * 1e-9  # seeded tie-break
+            state = (state + _GAMMA) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            draw = ((z ^ (z >> 31)) * 1000) >> 64
+            score = child.value + c * sqrt(log_n / (child.visits + 1)) + draw * 1e-9
             if score > best_score:
                 best, best_score = child, score
+        store[key] = state
         return best
 
     def _value(self, sim: PlayableGame, me: int) -> float:
-        values = [sim.logic.heuristic(sim, p) for p in range(sim.players)]
+        values = sim.logic.heuristics(sim)
         others = max((v for p, v in enumerate(values) if p != me), default=0.0)
         lead = (values[me] - others) / self.scale
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, lead))))
+
+
+_VALUE = attrgetter("value")
 
 
 def _legal(sim: PlayableGame, action: Action) -> bool:

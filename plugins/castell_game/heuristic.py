@@ -58,6 +58,40 @@ def evaluate(t: Tables, game: GameContext, player: int) -> float:
     return value
 
 
+def evaluate_all(t: Tables, game: GameContext) -> list[float]:
+    """`evaluate` for every player, in seat order, with the same values: what all players'
+    keys share (the round, the calendar) is serialised once, into a part of each key."""
+    state = game.state
+    g = state["g"]
+    players = game.players
+    common = marshal.dumps((players, state["phase"], state["round"], g["calendar"]))
+    parts = (
+        g["pawns"],
+        g["towers"],
+        g["teams"],
+        g["ranks"],
+        g["tokens"],
+        g["best"],
+        g["size_tokens"],
+        g["collected"],
+        g["performed"],
+        g["prizes"],
+    )
+    dumps = marshal.dumps
+    memo = t.shared_evaluations
+    out = []
+    for player in range(players):
+        key = (common, dumps([part[player] for part in parts]), player)
+        value = memo.get(key)
+        if value is None:
+            value = position_value(t, game, player)
+            if len(memo) >= MEMO_SIZE:
+                memo.clear()
+            memo[key] = value
+        out.append(value)
+    return out
+
+
 def position_value(t: Tables, game: GameContext, player: int) -> float:
     """How good the position is for `player`:
 

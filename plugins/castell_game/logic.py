@@ -38,7 +38,7 @@ from castell_dsl.language.ruleset import Record, RuleSet
 
 from . import solver, steps, towers, views
 from .actions import Handler, Move, Recruit, Tower, Train
-from .heuristic import evaluate
+from .heuristic import evaluate, evaluate_all
 from .notation import NotationError
 from .questions import TowerQuestions
 from .special import Special
@@ -152,6 +152,9 @@ class CastellLogic(Tables, GameLogic):
     # ---- bots, front-ends, scoring ------------------------------------------------------------
     def heuristic(self, game: GameContext, player: int) -> float:
         return evaluate(self, game, player)
+
+    def heuristics(self, game: GameContext) -> list[float]:
+        return evaluate_all(self, game)
 
     def notation(self) -> list[str]:
         return [

@@ -49,6 +49,8 @@ class Tables:
         self.rules = rules
         #: The bots' memo of position values (`heuristic.evaluate`).
         self.evaluations: dict[bytes, float] = {}
+        #: The same values keyed as `heuristic.evaluate_all` asks for them.
+        self.shared_evaluations: dict[tuple[bytes, bytes, int], float] = {}
         self.tower_rules = tower_rules(rules)
         # Regions and the board.
         self.regions: list[str] = list(rules.named("region"))
