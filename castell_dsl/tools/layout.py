@@ -49,6 +49,7 @@ def emit(lines: list[Line], concrete: Concrete) -> str:
     """The final text: `lines` with every comment of `concrete` put back."""
     out: list[tuple[str, list[Comment], int]] = []  # (text, trailing comments, group)
     previous_kind = "open"  # nothing before the first line: no blank line there
+    previous_line_kind = "open"
     for line in lines:
         first = line.toks[0] if line.toks else None
         comment_indent = line.indent + (INDENT if line.kind == "close" else 0)
@@ -70,7 +71,13 @@ def emit(lines: list[Line], concrete: Concrete) -> str:
         ):
             out.append(("", [], 0))
         trailing = [c for tok in line.toks for c in concrete.trailing.get(tok.start_pos or 0, ())]
-        out.append((" " * line.indent + line.text, trailing, line.group))
+        # A `when` continued after a block's closing brace: its lines depend on where its
+        # comments were, so aligning their comments with the brace's line would not survive a
+        # second pass (formatting must be idempotent); they keep their comments to themselves.
+        after_close = line.kind == "cont" and previous_line_kind in ("close", "after-close")
+        group = new_group() if after_close else line.group
+        out.append((" " * line.indent + line.text, trailing, group))
+        previous_line_kind = "after-close" if after_close else line.kind
         previous_kind = line.kind
     if concrete.final:
         for comment in concrete.final:

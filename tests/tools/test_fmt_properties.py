@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from castell_dsl.language.compiler import compile_rules
@@ -223,6 +223,11 @@ def rule_files(draw: st.DrawFn) -> str:
 
 
 @given(rule_files())
+@example(  # a `when` continued after a block's `}`, with comments: aligned once, not twice
+    'extends "castell" a "label x" { a 0 when a ( a ( 1 + 1 , sum ( 1 for p in 1 if 1 ) ) , '
+    "sum ( 1 for p in ( 1 ) if 1 + 1 ) ) } when # note\n( ( 1 ) ) + ( ( a ( 1 , 1 ) ) + "
+    '( ( 1 ) )\n) # note\nremove a a , "b c"'
+)
 def test_generated_rule_files_keep_their_syntax_and_format_once(text):
     formatted = fmt(text)
     assert syntax(formatted) == syntax(text)
