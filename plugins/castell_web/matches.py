@@ -13,7 +13,7 @@ import hashlib
 import hmac
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -189,7 +189,7 @@ class Match:
         for conn in self.connections:
             conn.put(message)
 
-    def _publish(self, before: list[dict[str, Any]] = ()) -> None:  # type: ignore[assignment]
+    def _publish(self, before: Sequence[dict[str, Any]] = ()) -> None:
         """Tell everyone what changed: the given answers, the events, then each one's state."""
         events, self._events = self._events, []
         for message in before:

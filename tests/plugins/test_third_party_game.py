@@ -15,13 +15,11 @@ import ast
 import json
 import os
 import re
-import shutil
 import subprocess
-import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
+from venvs import venv_with
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "castell-pebbles"
 
@@ -30,24 +28,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "castell-p
 def venv(tmp_path_factory) -> Path:
     """A new virtual environment that sees this environment's packages (castell-dsl and its
     dependencies, through a .pth file) and has the game installed by pip from a copy."""
-    root = tmp_path_factory.mktemp("pebbles")
-    env = root / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(env)], check=True, timeout=120)
-    python = env / "bin" / "python"
-    site = subprocess.run(
-        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True, capture_output=True, text=True,
-    ).stdout.strip()  # fmt: skip
-    parent = sysconfig.get_paths()["purelib"]
-    Path(site, "castell_parent.pth").write_text(f"import site; site.addsitedir({parent!r})\n")
-    source = root / "castell-pebbles"
-    shutil.copytree(EXAMPLE, source, ignore=shutil.ignore_patterns("*.egg-info", "build"))
-    subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", "--no-deps", str(source)],
-        check=True, timeout=300, capture_output=True,
-    )  # fmt: skip
-    shutil.rmtree(source)  # the installed copy must stand on its own
-    return python
+    return venv_with(EXAMPLE, tmp_path_factory.mktemp("pebbles"))
 
 
 @pytest.fixture

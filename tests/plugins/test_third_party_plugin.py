@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
-import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
+from venvs import venv_with
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "castell-quick"
 
@@ -23,23 +21,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "castell-q
 def venv(tmp_path_factory) -> Path:
     """A new virtual environment that sees this environment's packages (castell-dsl and its
     dependencies, through a .pth file) and has the plugin installed by pip."""
-    root = tmp_path_factory.mktemp("thirdparty")
-    env = root / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(env)], check=True, timeout=120)
-    python = env / "bin" / "python"
-    site = subprocess.run(
-        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True, capture_output=True, text=True,
-    ).stdout.strip()  # fmt: skip
-    parent = sysconfig.get_paths()["purelib"]
-    Path(site, "castell_parent.pth").write_text(f"import site; site.addsitedir({parent!r})\n")
-    source = root / "castell-quick"
-    shutil.copytree(EXAMPLE, source)
-    subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", "--no-deps", str(source)],
-        check=True, timeout=300, capture_output=True,
-    )  # fmt: skip
-    return python
+    return venv_with(EXAMPLE, tmp_path_factory.mktemp("thirdparty"), keep_source=True)
 
 
 def castell(python: Path, *args: str, **env: str) -> subprocess.CompletedProcess:

@@ -9,13 +9,11 @@ OpenSpiel game played by OpenSpiel's MCTS to the end with the engine's result as
 
 from __future__ import annotations
 
-import shutil
 import subprocess
-import sys
-import sysconfig
 from pathlib import Path
 
 from rl_support import need
+from venvs import venv_with
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "docs" / "examples" / "castell-pebbles"
@@ -49,21 +47,7 @@ print("pebbles ok", game.num_distinct_actions(), state.returns())
 def test_pebbles_through_both_interfaces(tmp_path):
     need("pettingzoo")
     need("pyspiel")
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
-    python = venv / "bin" / "python"
-    site = subprocess.run(
-        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True, capture_output=True, text=True,
-    ).stdout.strip()  # fmt: skip
-    parent = sysconfig.get_paths()["purelib"]
-    Path(site, "castell_parent.pth").write_text(f"import site; site.addsitedir({parent!r})\n")
-    source = tmp_path / "castell-pebbles"
-    shutil.copytree(EXAMPLE, source, ignore=shutil.ignore_patterns("*.egg-info", "build"))
-    subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", "--no-deps", str(source)],
-        check=True, timeout=300, capture_output=True,
-    )  # fmt: skip
+    python = venv_with(EXAMPLE, tmp_path)
     out = subprocess.run(
         [str(python), "-c", SCRIPT, str(Path(__file__).parent)],
         capture_output=True, text=True, timeout=600, cwd=tmp_path,
