@@ -33,12 +33,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from .language.source import MAX_JSON_NESTING, NotRegularFile, load_json_bounded, read_capped
+from .language.source import NotRegularFile, read_capped
+from .safejson import JsonLimitError, loads_bounded
 
 #: Entries kept per cache file; beyond it the file starts afresh (answers are cheap to redo).
 MAX_ENTRIES = 10_000
 #: Largest cache file read; a bigger one is ignored (MAX_ENTRIES small entries fit easily).
 MAX_CACHE_BYTES = 4_000_000
+#: Deepest nesting of a cache file (an entry is a few levels deep).
+MAX_JSON_NESTING = 32
 #: Version of the file layout; a file of another version is ignored.
 VERSION = 1
 
@@ -101,8 +104,8 @@ def _read(directory: Path, name: str, validate: Validator) -> dict[str, Any]:
     """The valid entries of a cache file; {} for a missing, oversized or malformed file."""
     try:
         data = read_capped(_path(directory, name), MAX_CACHE_BYTES)
-        document = load_json_bounded(data, MAX_CACHE_BYTES, MAX_JSON_NESTING)
-    except (OSError, NotRegularFile, ValueError):
+        document = loads_bounded(data, max_chars=MAX_CACHE_BYTES, max_depth=MAX_JSON_NESTING)
+    except (OSError, NotRegularFile, JsonLimitError):
         return {}
     if not isinstance(document, dict) or document.get("version") != VERSION:
         return {}

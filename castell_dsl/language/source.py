@@ -7,14 +7,12 @@ a linear scan, so that no input can make the parser recurse deeply, run for minu
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
 
 from .diagnostics import Diagnostics, Span
 from .text import visible
@@ -26,11 +24,6 @@ MAX_FILE_BYTES = 1_000_000
 MAX_NESTING = 64
 #: Longest integer literal, in digits. Python refuses to convert very long ones anyway.
 MAX_INT_DIGITS = 18
-#: Largest JSON document the language layer reads (a cache file, a data file of a plugin).
-MAX_JSON_BYTES = 4_000_000
-#: Deepest nesting of JSON arrays and objects accepted; deeper input would reach Python's
-#: recursion limit inside `json.loads` (a RecursionError, not a ValueError).
-MAX_JSON_NESTING = 32
 
 
 @dataclass(frozen=True)
@@ -192,48 +185,3 @@ def check_nesting(source: Source, diags: Diagnostics) -> bool:
         else:
             depth = max(0, depth - 1)
     return True
-
-
-def json_nesting(text: str) -> int:
-    """The deepest nesting of arrays and objects in JSON text, by a linear scan (strings are
-    skipped), so that depth is measured before `json.loads` recurses into it."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
-
-
-def load_json_bounded(
-    data: bytes, max_bytes: int = MAX_JSON_BYTES, max_nesting: int = MAX_JSON_NESTING
-) -> Any:
-    """Decode untrusted JSON within a size and a nesting cap; ValueError says why not.
-
-    Numbers beyond Python's int-string limit and RecursionError are reported as ValueError too,
-    so a caller has one exception to treat as "this file is bad".
-    """
-    if len(data) > max_bytes:
-        raise ValueError(f"JSON larger than {max_bytes} bytes")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ValueError("JSON is not UTF-8") from exc
-    if json_nesting(text) > max_nesting:
-        raise ValueError(f"JSON nested deeper than {max_nesting} levels")
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError) as exc:  # JSONDecodeError and the int-digit limit
-        raise ValueError(f"not valid JSON: {type(exc).__name__}") from None

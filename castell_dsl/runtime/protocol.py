@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .safejson import JsonLimitError, loads_bounded
+from ..safejson import JsonLimitError, loads_bounded
 
 PROTOCOL = 1
 

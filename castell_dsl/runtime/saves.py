@@ -31,10 +31,10 @@ from ..contract import ActionError
 from ..engine.game import Game
 from ..language.diagnostics import RuleError
 from ..language.ruleset import RuleSet
+from ..safejson import JsonLimitError, loads_bounded
 from .bots import BotSpecError, check_bot_spec
 from .games import start_game
 from .loading import FileIdentity, file_sha256, load_rules, provenance
-from .safejson import JsonLimitError, loads_bounded
 
 SAVE_FORMAT = "castell-save/2"
 OLD_FORMATS = ("castell-save/1",)

@@ -17,6 +17,7 @@ CORE = Path(castell_dsl.__file__).resolve().parent
 #: Layer of each top-level part of the core: a module may import only its own layer or lower.
 RANKS = {
     "resources": 0,
+    "safejson": 0,
     "cache": 1,  # a leaf utility that reads through the language layer's bounded reader
     "language": 1,
     "contract": 2,

@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from castell_dsl.cli import cli
-from castell_dsl.language.source import json_nesting, load_json_bounded
 from castell_dsl.runtime.loading import rule_path
+from castell_dsl.safejson import JsonLimitError, loads_bounded, nesting_depth
 
 BIG_BAG = (
     'extends "castell"\noverride bag { 1..10: 400 }\noverride components { castellers: 4000 }\n'
@@ -141,12 +141,11 @@ def test_a_long_valid_list_parses_in_linear_time():
     ids=["deep-list", "deep-object", "long-int", "huge", "bad-escape"],
 )
 def test_bounded_json_refuses_hostile_documents(data):
-    with pytest.raises(ValueError):
-        load_json_bounded(data)
+    with pytest.raises(JsonLimitError):
+        loads_bounded(data, max_chars=4_000_000, max_depth=32)
 
 
 def test_bounded_json_reads_ordinary_documents_and_measures_nesting_past_strings():
-    assert load_json_bounded(json.dumps({"a": [1, {"b": "[[[["}]}).encode()) == {
-        "a": [1, {"b": "[[[["}]
-    }
-    assert json_nesting('{"a": "\\"[["}') == 1
+    document = json.dumps({"a": [1, {"b": "[[[["}]}).encode()
+    assert loads_bounded(document, max_chars=1_000) == {"a": [1, {"b": "[[[["}]}
+    assert nesting_depth('{"a": "\\"[["}') == 1
