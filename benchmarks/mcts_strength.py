@@ -1,6 +1,6 @@
 """MCTS strength at equal thinking time: this version against a previous commit's.
 
-    python benchmarks/mcts_strength.py [--previous REV] [--time 0.02] [--games 40] [--jobs 2]
+    python benchmarks/mcts_strength.py [--previous REV] [--time 0.02] [--games 40] [--changed]
 
 The search is the same algorithm in both versions — for a given number of iterations the two
 make the same choices (`--check` verifies it on the benchmark positions) — so at equal
@@ -11,6 +11,11 @@ Then 2-player Castell games are played, seats alternating, between this version 
 `--time` seconds a move and the search limited to the iterations the previous version makes
 in that time: the previous version at equal time. Prints the win rate of this version with
 a 95% Wilson interval (a shared win counts half).
+
+With `--changed` the search itself differs between the versions (the same iterations no
+longer make the same choices), so the previous version's own `MCTSBot` plays: its
+`plugins/castell_bots/mcts.py` is loaded from the exported tree, and both bots think `--time`
+seconds a move (the wall clock, the bots' own deadline), in `--jobs` processes.
 """
 
 from __future__ import annotations
@@ -67,6 +72,48 @@ def export(rev: str, into: Path) -> Path:
     return into / "tree"
 
 
+def _match_game(job: tuple[str, float, int, int]) -> float:
+    """One 2-player game, the previous version's MCTS (from file `old_path`) against this
+    version's, both `seconds` a move; this version in `seat`. Its share of the win."""
+    import importlib.util
+
+    from castell_bots.mcts import MCTSBot
+
+    from castell_dsl.runtime.bots import bot_seed
+    from castell_dsl.runtime.games import start_game
+    from castell_dsl.runtime.loading import load_rules
+
+    old_path, seconds, seed, seat = job
+    spec = importlib.util.spec_from_file_location("previous_mcts", old_path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["previous_mcts"] = module
+    spec.loader.exec_module(module)
+    rules = load_rules("castell")
+    game = start_game(rules, 2, seed, record_events=False)
+    bots = [
+        (MCTSBot if s == seat else module.MCTSBot)(bot_seed(seed, s), time=seconds)
+        for s in range(2)
+    ]
+    while not game.is_over():
+        player = game.current_player
+        assert player is not None
+        game.apply(bots[player].choose(game))
+    winners = game.result()["winners"]
+    return 1 / len(winners) if seat in winners else 0.0
+
+
+def changed_match(args: argparse.Namespace, previous: Path) -> tuple[float, int]:
+    """This version's wins (a shared win counts half) against the previous version's own
+    MCTS, seats alternating, both thinking `args.time` seconds a move."""
+    from multiprocessing import Pool
+
+    old_path = str(previous / "plugins" / "castell_bots" / "mcts.py")
+    jobs = [(old_path, args.time, args.seed + i, i % 2) for i in range(args.games)]
+    with Pool(args.jobs) as pool:
+        return sum(pool.map(_match_game, jobs, chunksize=1)), args.games
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--previous", default="HEAD~1", help="the commit to compare with")
@@ -77,6 +124,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=5000)
     parser.add_argument("--check", action="store_true", help="also compare the choices")
     parser.add_argument("--json", dest="json_path")
+    parser.add_argument(
+        "--changed", action="store_true", help="the search differs: play the previous MCTS"
+    )
     args = parser.parse_args()
 
     from castell_dsl.runtime.simulation import SimulationSpec, run_batch, wilson_interval
@@ -85,6 +135,29 @@ def main() -> int:
         previous = export(args.previous, Path(tmp))
         old = probe(previous, args.moves, 200)
         new = probe(ROOT, args.moves, 200)
+        if args.changed:
+            start = time.perf_counter()
+            wins, n = changed_match(args, previous)
+            low, high = wilson_interval(wins, n)
+            print(
+                f"MCTS {new['rate']:,.0f} it/s vs {args.previous} {old['rate']:,.0f} it/s "
+                f"(200 iterations a move); both {args.time} s a move: this version's win rate "
+                f"over {n} 2-player games {wins / n:.1%} (95% {low:.1%}-{high:.1%}), "
+                f"{time.perf_counter() - start:.0f} s"
+            )
+            if args.json_path:
+                report = {
+                    "previous": args.previous,
+                    "changed": True,
+                    "seconds_per_move": args.time,
+                    "previous_iterations_per_s": round(old["rate"]),
+                    "iterations_per_s": round(new["rate"]),
+                    "games": n,
+                    "win_rate": round(wins / n, 3),
+                    "win_rate_95": [round(low, 3), round(high, 3)],
+                }
+                Path(args.json_path).write_text(json.dumps(report, indent=1) + "\n")
+            return 0
     same = old["choices"] == new["choices"]
     if args.check and not same:
         print("the two versions choose differently at 200 iterations a move")

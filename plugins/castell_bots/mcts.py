@@ -179,8 +179,8 @@ class MCTSBot:
 
     def _value(self, sim: PlayableGame, me: int) -> float:
         values = sim.logic.heuristics(sim)
-        others = max((v for p, v in enumerate(values) if p != me), default=0.0)
-        lead = (values[me] - others) / self.scale
+        others = values[:me] + values[me + 1 :]
+        lead = (values[me] - (max(others) if others else 0.0)) / self.scale
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, lead))))
 
 

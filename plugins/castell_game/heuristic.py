@@ -59,12 +59,16 @@ def evaluate(t: Tables, game: GameContext, player: int) -> float:
 
 
 def evaluate_all(t: Tables, game: GameContext) -> list[float]:
-    """`evaluate` for every player, in seat order, with the same values: what all players'
-    keys share (the round, the calendar) is serialised once, into a part of each key."""
+    """`evaluate` for every player, in seat order, with the same values.
+
+    Two memos: the whole position (everything any player's value reads, serialised in one
+    call: a search meets most positions more than once) and, when that misses, each player's
+    part, where what all players' keys share (the round, the calendar) is serialised once.
+    """
     state = game.state
     g = state["g"]
     players = game.players
-    common = marshal.dumps((players, state["phase"], state["round"], g["calendar"]))
+    phase, rnd, calendar = state["phase"], state["round"], g["calendar"]
     parts = (
         g["pawns"],
         g["towers"],
@@ -78,6 +82,12 @@ def evaluate_all(t: Tables, game: GameContext) -> list[float]:
         g["prizes"],
     )
     dumps = marshal.dumps
+    whole = t.position_evaluations
+    position = dumps((players, phase, rnd, calendar, parts))
+    known = whole.get(position)
+    if known is not None:
+        return list(known)
+    common = dumps((players, phase, rnd, calendar))
     memo = t.shared_evaluations
     out = []
     for player in range(players):
@@ -89,6 +99,9 @@ def evaluate_all(t: Tables, game: GameContext) -> list[float]:
                 memo.clear()
             memo[key] = value
         out.append(value)
+    if len(whole) >= MEMO_SIZE:
+        whole.clear()
+    whole[position] = tuple(out)
     return out
 
 

@@ -51,6 +51,8 @@ class Tables:
         self.evaluations: dict[bytes, float] = {}
         #: The same values keyed as `heuristic.evaluate_all` asks for them.
         self.shared_evaluations: dict[tuple[bytes, bytes, int], float] = {}
+        #: Every player's values of a whole position (`heuristic.evaluate_all`).
+        self.position_evaluations: dict[bytes, tuple[float, ...]] = {}
         self.tower_rules = tower_rules(rules)
         # Regions and the board.
         self.regions: list[str] = list(rules.named("region"))
