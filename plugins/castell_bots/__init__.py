@@ -16,7 +16,7 @@ RANGES: dict[str, dict[str, tuple[float, float]]] = {
     "random": {},
     "greedy": {"max_actions": (1, 1_000)},
     "mcts": {
-        "iterations": (0, 20_000),  # 0: not given (60, or as many as `time` allows)
+        "iterations": (1, 20_000),  # the default 0 means "not given": 60, or as `time` allows
         "time": (0.0, 60.0),
         "c": (0.0, 100.0),
         "rollout": (0, 1_000),

@@ -44,3 +44,13 @@ def test_neither_means_sixty_iterations_and_a_deterministic_choice():
     again = make_bot("mcts", RULES, game.current_player, game.seed)
     assert first.choose(game) == again.choose(game)
     assert first.last_iterations == 60
+
+
+def test_iterations_given_must_be_at_least_one():
+    """`iterations=0` is not a way to say "unbounded": a spec outside the range is refused."""
+    import pytest
+
+    from castell_dsl.runtime.bots import BotSpecError
+
+    with pytest.raises(BotSpecError, match="from 1 to 20000"):
+        make_bot("mcts:iterations=0", RULES, 0, 0)

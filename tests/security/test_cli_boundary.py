@@ -136,7 +136,7 @@ def test_every_command_with_bad_arguments_fails_cleanly(files, capsys):
 
 def test_the_messages_say_what_is_wrong(files, capsys):
     expected = {
-        ("simulate", "--bots", "mcts:iterations=1000000000"): "must be from 0 to 20000",
+        ("simulate", "--bots", "mcts:iterations=1000000000"): "must be from 1 to 20000",
         ("simulate", "--rules", "calico", "--variant", "low-luck", "--players", "4"):
             "is for 1 to 2 players, not 4",
         ("simulate", "--scheduler", "tcp://127.0.0.1:1"): "dask scheduler",
@@ -196,4 +196,4 @@ def test_bot_settings_in_range_still_work(files, capsys):
 def test_config_bots_go_through_the_same_checks(files, capsys):
     Path("t.yaml").write_text("bots:\n  - {name: mcts, iterations: 1000000000}\n  - random\n")
     code, output, _e, _p = _run(["simulate", "--config", "t.yaml", "--players", "2"], capsys)
-    assert code == 2 and "must be from 0 to 20000" in output
+    assert code == 2 and "must be from 1 to 20000" in output

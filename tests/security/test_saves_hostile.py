@@ -73,7 +73,7 @@ FIELD_CORPUS: list[tuple[str, Any, str]] = [
     ("options", [], "'options' must be an object"),
     ("seats", ["you"], "names 1 seats for 2 players"),
     ("seats", [5, "you"], "'seats[0]' must be a string"),
-    ("seats", ["mcts:iterations=1000000000", "you"], "'iterations' must be from 0 to 20000"),
+    ("seats", ["mcts:iterations=1000000000", "you"], "'iterations' must be from 1 to 20000"),
     ("seats", ["mcts:time=1e9", "you"], "'time' must be from"),
     ("seats", ["mcts:c=nan", "you"], "'c' must be a finite number"),
     ("seats", ["no-such-bot", "you"], "unknown bot 'no-such-bot'"),
@@ -215,7 +215,7 @@ def test_a_billion_iteration_seat_is_refused_by_play_load(valid, tmp_path, capsy
     code = main(["play", "--load", str(path)])
     err = capsys.readouterr().err
     assert code == 1, err
-    assert "'iterations' must be from 0 to 20000" in err
+    assert "'iterations' must be from 1 to 20000" in err
     assert time.process_time() - started < 100 * _baseline(valid, tmp_path)
 
 
