@@ -227,30 +227,35 @@ class Game:
                 self.granted = False
             self._legal = actions
             return actions
-        enders: list[Action] = []
         blocked = False
         options_of = self.logic.options
-        for plan in self._turn_plan():
-            kind = plan.kind
-            ender = plan.ender
-            if ender is not None:  # an ending action (`end`)
-                if (plan.limit is None or used.get(kind, 0) < plan.limit) and all(
-                    used.get(a) for a in plan.after
-                ):
-                    enders.append(ender)
-                continue
-            if plan.limit is not None and used.get(kind, 0) >= plan.limit:
-                continue
-            if plan.after and not all(used.get(a) for a in plan.after):
-                continue
-            options = options_of(self, player, kind, plan.spec)
-            if plan.required and options and not used.get(kind):
+        open_plans, enders = self._open_kinds(used)
+        for plan in open_plans:
+            options = options_of(self, player, plan.kind, plan.spec)
+            if plan.required and options and not used.get(plan.kind):
                 blocked = True
             actions += options
         if not blocked:
             actions += enders
         self._legal = actions
         return actions
+
+    def _open_kinds(self, used: dict[str, int]) -> tuple[list[ActionPlan], list[Action]]:
+        """The turn's action kinds the player may still take (limit not reached, `after`
+        met) and its open ending actions: one reading of the turn block, for listing and
+        sampling alike, so the two can never disagree about what is open."""
+        open_plans: list[ActionPlan] = []
+        enders: list[Action] = []
+        for plan in self._turn_plan():
+            if plan.limit is not None and used.get(plan.kind, 0) >= plan.limit:
+                continue
+            if plan.after and not all(used.get(a) for a in plan.after):
+                continue
+            if plan.ender is not None:  # an ending action (`end`)
+                enders.append(plan.ender)
+            else:
+                open_plans.append(plan)
+        return open_plans, enders
 
     def sample_legal(self, rng: Rng) -> Action:
         """The action `legal[rng.below(len(legal))]` would pick, `legal` being
@@ -288,26 +293,14 @@ class Game:
             return action
         used = turn["used"]
         counted: list[tuple[ActionPlan, int]] = []
-        enders: list[Action] = []
         total = 0
         blocked = False
         count = logic.count_options
-        for plan in self._turn_plan():
-            kind = plan.kind
-            ender = plan.ender
-            if ender is not None:
-                if (plan.limit is None or used.get(kind, 0) < plan.limit) and all(
-                    used.get(a) for a in plan.after
-                ):
-                    enders.append(ender)
-                continue
-            if plan.limit is not None and used.get(kind, 0) >= plan.limit:
-                continue
-            if plan.after and not all(used.get(a) for a in plan.after):
-                continue
-            n = count(self, player, kind, plan.spec)
+        open_plans, enders = self._open_kinds(used)
+        for plan in open_plans:
+            n = count(self, player, plan.kind, plan.spec)
             if n:
-                if plan.required and not used.get(kind):
+                if plan.required and not used.get(plan.kind):
                     blocked = True
                 counted.append((plan, n))
                 total += n
