@@ -10,7 +10,7 @@ internals, so those are free to change. `castell_dsl.hookspecs` imports only fro
   its actions mean), `GameContext` (what a logic may read and write of a game), `Step`.
 - Variants: `Variant`, `RulesEditor`, `VariantConflict`.
 - Players: `Bot`, `BotFactory`, `PlayableGame`, `bot_seed`, `decision_rng`.
-- Front-ends: `Frontend`, `PlaySession`, `Observer`, `UndoError`, `WebAssets`.
+- Front-ends: `Frontend`, `PlaySession`, `ByWidth`, `Observer`, `UndoError`, `WebAssets`.
 - The rules language's vocabulary a game's schema and checks use: `Kind`, `Field`, the field
   types, `Record`, `RuleSet`, `Diagnostics`, `Span`, `did_you_mean`.
 - `shipped_dir`: where a plugin's data folder (its rule files) is, installed or in a checkout.
@@ -43,7 +43,7 @@ from ..language.text import short_repr
 from ..resources import shipped_dir
 from .actions import Action, ActionError, ActionSyntaxError, Rejection
 from .bots import Bot, BotFactory, PlayableGame, bot_seed, decision_rng
-from .frontends import Frontend, Observer, PlaySession, UndoError, WebAssets
+from .frontends import ByWidth, Frontend, Observer, PlaySession, UndoError, WebAssets
 from .logic import GameContext, GameLogic, Step
 from .mechanics import Mechanics
 from .rng import Rng, seed_state
@@ -57,6 +57,7 @@ __all__ = [
     "Bot",
     "BotFactory",
     "ByPlayers",
+    "ByWidth",
     "Diagnostics",
     "Field",
     "Frontend",

@@ -7,7 +7,7 @@ seat, bots moving, undo, saving — so front-ends differ only in how they talk.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -64,6 +64,22 @@ class WebAssets:
     directory: Path
     #: The module, relative to `directory`, that exports `render`.
     entry: str = "render.js"
+
+
+class ByWidth:
+    """A renderable that draws itself for the width it is given: `wide()` on a console at
+    least `min_width` columns wide, `narrow()` below (a game's full table on a big screen, its
+    compact one on 80 columns). rich finds `__rich_console__` by name, so the contract needs
+    no rich; the two callables return what the game's renderer would (strings, rich objects).
+    """
+
+    def __init__(
+        self, min_width: int, wide: Callable[[], list[Any]], narrow: Callable[[], list[Any]]
+    ) -> None:
+        self.min_width, self.wide, self.narrow = min_width, wide, narrow
+
+    def __rich_console__(self, console: Any, options: Any) -> Iterator[Any]:
+        yield from (self.wide if options.max_width >= self.min_width else self.narrow)()
 
 
 class UndoError(Exception):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from castell_dsl.contract import GameContext
+from castell_dsl.contract import ByWidth, GameContext
 
 from .logic import EMPTY
 
@@ -202,20 +202,13 @@ def render(logic: CalicoLogic, game: GameContext, viewer: int | None) -> list[An
     """The table as one renderable that lays itself out for the width it is given: every
     quilt in its panel on a wide screen; on 80 columns the cats, the market, the viewer's
     quilt beside its details and a line for each other seat."""
-    return [CalicoBoard(logic, game, viewer)]
-
-
-class CalicoBoard:
-    """Calico's table for rich: `__rich_console__` picks the layout by the width it gets."""
-
-    def __init__(self, logic: CalicoLogic, game: GameContext, viewer: int | None) -> None:
-        self.logic, self.game, self.viewer = logic, game, viewer
-
-    def __rich_console__(self, console: Any, options: Any) -> Any:
-        if options.max_width >= WIDE:
-            yield from full_board(self.logic, self.game, self.viewer)
-        else:
-            yield from compact_board(self.logic, self.game, self.viewer)
+    return [
+        ByWidth(
+            WIDE,
+            lambda: full_board(logic, game, viewer),
+            lambda: compact_board(logic, game, viewer),
+        )
+    ]
 
 
 def _head(logic: CalicoLogic, game: GameContext, view: dict, compact: bool = False) -> Text:

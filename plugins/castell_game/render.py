@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from castell_dsl.contract import ByWidth
+
 from .notation import draw_tower
 
 
@@ -60,20 +62,13 @@ def render(logic: Any, game: Any, viewer: int | None) -> list[Any]:
     """The table as one renderable that lays itself out for the width it is given: full
     tables on a wide screen, a compact view on 80 columns (the terminal's `board` shows the
     full tables whatever the terminal's size)."""
-    return [CastellBoard(logic, game, viewer)]
-
-
-class CastellBoard:
-    """Castell's table for rich: `__rich_console__` picks the layout by the width it gets."""
-
-    def __init__(self, logic: Any, game: Any, viewer: int | None) -> None:
-        self.logic, self.game, self.viewer = logic, game, viewer
-
-    def __rich_console__(self, console: Any, options: Any) -> Any:
-        if options.max_width >= WIDE:
-            yield from full_board(self.logic, self.game, self.viewer)
-        else:
-            yield from compact_board(self.logic, self.game, self.viewer)
+    return [
+        ByWidth(
+            WIDE,
+            lambda: full_board(logic, game, viewer),
+            lambda: compact_board(logic, game, viewer),
+        )
+    ]
 
 
 def _wheel(logic: Any, game: Any, viewer: int | None, view: dict) -> Any:
