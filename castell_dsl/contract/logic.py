@@ -105,6 +105,27 @@ class GameLogic(ABC):
         """`options(game, player, kind, spec)[index]`, built alone (see `count_options`)."""
         return self.options(game, player, kind, spec)[index]
 
+    def count_candidates(self, game: GameContext, player: int, kind: str, spec: Record) -> int:
+        """How many *candidates* `candidate` answers for now: a bound on the options that is
+        cheap to know when counting them exactly is not.
+
+        Some options cost a search to confirm (is there a tower that completes this tile?),
+        and a random draw needs only the one it picks. So `Game.sample_legal` draws a
+        candidate uniformly and draws again when it is not an action (rejection sampling):
+        each legal action is then exactly equally likely, and only the candidates drawn are
+        confirmed. By default every option is a candidate (`count_options`), which is one
+        draw, as from the listing. A logic that overrides this must override `candidate`."""
+        return self.count_options(game, player, kind, spec)
+
+    def candidate(
+        self, game: GameContext, player: int, kind: str, spec: Record, index: int
+    ) -> Action | None:
+        """Candidate `index` (see `count_candidates`): an action, or None when this candidate
+        is not one now. The actions among the candidates, in index order, must be exactly
+        `options(game, player, kind, spec)`, each once (`tests/speed/test_sampling.py` checks
+        every position of seeded games)."""
+        return self.nth_option(game, player, kind, spec, index)
+
     @abstractmethod
     def check(
         self, game: GameContext, player: int, action: Action, spec: Record

@@ -34,7 +34,7 @@ from ..contract import (
     Rng,
     seed_state,
 )
-from ..language.ruleset import RuleSet
+from ..language.ruleset import Record, RuleSet
 from .plan import ActionPlan, plan_for
 
 
@@ -258,21 +258,22 @@ class Game:
         return open_plans, enders
 
     def sample_legal(self, rng: Rng) -> Action:
-        """The action `legal[rng.below(len(legal))]` would pick, `legal` being
-        `legal_actions()`: the same single draw from `rng` and the same action, so a seeded
-        random playout is the same game either way.
+        """A uniform draw from `rng` among `legal_actions()`, building only the action drawn.
 
-        When the logic counts its options (`GameLogic.count_options`/`nth_option`), nothing
-        is listed: each action kind open now is counted, one draw picks the kind and the
-        index within it, and only that action is built. A random playout lists ten or more
-        actions for each one it takes, so this is most of its cost. Otherwise (or when the
-        actions are listed already) it draws from the listing. Raises `ValueError` when no
-        action is legal (`Rng.below(0)`), as indexing the empty listing would.
+        When the logic counts its options (`GameLogic.count_options`), nothing is listed: each
+        action kind open now says how many candidates it has (`count_candidates`), one draw
+        picks a candidate, and one that is not an action now is drawn again until one is —
+        rejection sampling, so every legal action is exactly equally likely while only the
+        candidates drawn cost a confirmation (a tower search). When every candidate is an
+        action (the default) that is one draw, and the action `legal[rng.below(len(legal))]`
+        would pick. A kind that must be taken before the turn may end (`required`) is counted
+        exactly, since whether it has an action decides whether ending is open. A random
+        playout lists ten or more actions for each one it takes, so this is most of its cost.
+        A logic that does not count is drawn from its listing. Raises `ValueError` when no
+        action is legal, as `Rng.below(0)` does for the empty listing.
         """
-        legal = self._legal
-        if legal is not None or not self._counted:
-            if legal is None:
-                legal = self.legal_actions()
+        if not self._counted:
+            legal = self.legal_actions()
             return legal[rng.below(len(legal))]
         state = self.state
         turn = state["turn"]
@@ -285,37 +286,59 @@ class Game:
             spec = self.plan.by_kind[turn["name"]][kind].spec
             self.granted = True
             try:
-                n = logic.count_options(self, player, kind, spec)
-                action = logic.nth_option(self, player, kind, spec, rng.below(n))
+                n = logic.count_candidates(self, player, kind, spec)
+                action = self._draw(rng, player, [(kind, spec, n, False)], [])
             finally:
                 self.granted = False
             self._known_legal = action
             return action
         used = turn["used"]
-        counted: list[tuple[ActionPlan, int]] = []
-        total = 0
+        kinds: list[tuple[str, Record, int, bool]] = []
         blocked = False
-        count = logic.count_options
+        count, exact_count = logic.count_candidates, logic.count_options
         open_plans, enders = self._open_kinds(used)
         for plan in open_plans:
-            n = count(self, player, plan.kind, plan.spec)
+            exact = plan.required and not used.get(plan.kind)
+            n = (exact_count if exact else count)(self, player, plan.kind, plan.spec)
             if n:
-                if plan.required and not used.get(plan.kind):
-                    blocked = True
-                counted.append((plan, n))
-                total += n
-        if blocked:
-            enders = []
-        index = rng.below(total + len(enders))
-        for plan, n in counted:
-            if index < n:
-                action = logic.nth_option(self, player, plan.kind, plan.spec, index)
-                break
-            index -= n
-        else:
-            action = enders[index]
+                blocked = blocked or exact
+                kinds.append((plan.kind, plan.spec, n, exact))
+        action = self._draw(rng, player, kinds, [] if blocked else enders)
         self._known_legal = action
         return action
+
+    def _draw(
+        self,
+        rng: Rng,
+        player: int,
+        kinds: list[tuple[str, Record, int, bool]],
+        enders: list[Action],
+    ) -> Action:
+        """`sample_legal`'s draw: a uniform candidate among `kinds` — (kind, spec, how many,
+        whether counted exactly) — and `enders`, drawn again while it is not an action. A
+        candidate found empty is remembered, so the loop ends (`ValueError`) once every
+        candidate is known empty; each draw is otherwise independent and uniform."""
+        logic = self.logic
+        total = sum(k[2] for k in kinds) + len(enders)
+        empty: set[int] = set()
+        while True:
+            index = drawn = rng.below(total)
+            if drawn in empty:
+                continue
+            action: Action | None = None
+            for kind, spec, n, exact in kinds:
+                if index < n:
+                    pick = logic.nth_option if exact else logic.candidate
+                    action = pick(self, player, kind, spec, index)
+                    break
+                index -= n
+            else:
+                action = enders[index]
+            if action is not None:
+                return action
+            empty.add(drawn)
+            if len(empty) == total:
+                raise ValueError("no action is legal now: no candidate is an action")
 
     def _coerce(self, action: Action | str) -> Action:
         return self.parse(action) if isinstance(action, str) else action

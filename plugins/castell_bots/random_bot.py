@@ -12,7 +12,7 @@ class RandomBot:
         self.seed = seed
 
     def choose(self, game: PlayableGame) -> Action:
-        # `sample_legal` makes the draw `legal[rng.below(len(legal))]` would, without listing
-        # the actions when the mechanics counts them (the generator is this decision's own,
-        # so drawing when only one action is legal changes nothing).
+        # `sample_legal` draws uniformly among the legal actions without listing them when
+        # the mechanics counts them (the generator is this decision's own, so the draws it
+        # takes change nothing else).
         return game.sample_legal(decision_rng(self.seed, game))

@@ -50,6 +50,16 @@ class Handler(ABC):
         """`options(game, player, spec)[index]` (the engine's `nth_option`)."""
         return self.options(game, player, spec)[index]
 
+    def candidates(self, game: GameContext, player: int, spec: Record) -> int:
+        """How many candidates `candidate` answers for (the engine's `count_candidates`):
+        `count` unless confirming an option costs a search, as a tower's does."""
+        return self.count(game, player, spec)
+
+    def candidate(self, game: GameContext, player: int, spec: Record, index: int) -> Action | None:
+        """Candidate `index`, None when it is not an action now; the actions among the
+        candidates, in order, are `options` (the engine's `candidate`)."""
+        return self.nth(game, player, spec, index)
+
     @abstractmethod
     def check(
         self, game: GameContext, player: int, action: Action, spec: Record
@@ -397,48 +407,46 @@ class Tower(Handler):
         other legal tower can still be built by writing it (`tower 6,6,6/5,5/4/3`)."""
         return [self.action(levels) for levels in self.towers(game, player)]
 
-    def count(self, game: GameContext, player: int, spec: Record) -> int:
-        """`len(options)`, mostly without a search: while the current tower cannot compete
-        at a festival the best one differs from it whatever it is, so only whether one
-        exists matters (`TowerQuestions.festival_possible`)."""
-        t = self.t
-        g = game.state["g"]
-        pawn = g["pawns"][player]
-        if pawn < 0:
-            return 0
-        rnd_now = game.state["round"]
-        tower = g["towers"][player]
-        questions = self.questions
-        n = 0
-        for rnd, festival, numbers in g["calendar"]:
-            if rnd != rnd_now or t.festival_region[festival] != pawn:
-                continue
-            if tower is None or not towers.meets_festival(tower, numbers, t.min_levels):
-                n += questions.festival_possible(g, player, tuple(numbers))
-            else:
-                levels = questions.best_tower_for(g, player, tuple(numbers))
-                n += levels is not None and levels != self._current(g, player)
-        return n
-
     def nth(self, game: GameContext, player: int, spec: Record, index: int) -> Action:
         return self.action(self.towers(game, player)[index])
 
+    def candidates(self, game: GameContext, player: int, spec: Record) -> int:
+        """One candidate per festival this round where the pawn stands: whether it is an
+        action (a best tower exists and is not the current one) is left to `candidate`."""
+        return len(self.festivals(game, player))
+
+    def candidate(self, game: GameContext, player: int, spec: Record, index: int) -> Action | None:
+        g = game.state["g"]
+        levels = self.questions.best_tower_for(g, player, self.festivals(game, player)[index])
+        if levels is None or levels == self._current(g, player):
+            return None
+        return self.action(levels)
+
     def towers(self, game: GameContext, player: int) -> list[tuple]:
         """The levels of the towers `options` offers, in its order."""
+        g = game.state["g"]
+        current = self._current(g, player)
+        out: list[tuple] = []
+        for numbers in self.festivals(game, player):
+            levels = self.questions.best_tower_for(g, player, numbers)
+            if levels is not None and levels != current:
+                out.append(levels)
+        return out
+
+    def festivals(self, game: GameContext, player: int) -> list[tuple[int, ...]]:
+        """The size numbers of each festival at the end of this round in the region where
+        the player's pawn stands, in the calendar's order (none before the pawn is placed)."""
         t = self.t
         g = game.state["g"]
         pawn = g["pawns"][player]
         if pawn < 0:
             return []
         rnd_now = game.state["round"]
-        out: list[tuple] = []
-        for rnd, festival, numbers in g["calendar"]:
-            if rnd != rnd_now or t.festival_region[festival] != pawn:
-                continue
-            levels = self.questions.best_tower_for(g, player, tuple(numbers))
-            if levels is not None and levels != self._current(g, player):
-                out.append(levels)
-        return out
+        return [
+            tuple(numbers)
+            for rnd, festival, numbers in g["calendar"]
+            if rnd == rnd_now and t.festival_region[festival] == pawn
+        ]
 
     @staticmethod
     def _current(g: dict, player: int) -> tuple | None:

@@ -128,6 +128,15 @@ class CastellLogic(Tables, GameLogic):
     ) -> Action:
         return self.actions[kind].nth(game, player, spec, index)
 
+    def count_candidates(self, game: GameContext, player: int, kind: str, spec: Record) -> int:
+        handler = self.actions.get(kind)
+        return 0 if handler is None else handler.candidates(game, player, spec)
+
+    def candidate(
+        self, game: GameContext, player: int, kind: str, spec: Record, index: int
+    ) -> Action | None:
+        return self.actions[kind].candidate(game, player, spec, index)
+
     def check(
         self, game: GameContext, player: int, action: Action, spec: Record
     ) -> Rejection | None:

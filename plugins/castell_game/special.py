@@ -68,13 +68,18 @@ class Perform(Handler):
                 out.append(self.action(tile, levels))
         return out
 
-    def count(self, game: GameContext, player: int, spec: Record) -> int:
+    def candidates(self, game: GameContext, player: int, spec: Record) -> int:
+        """One candidate per tile in the pawn's region's row; `candidate` searches for its
+        completing tower only when it is drawn."""
         g = game.state["g"]
         pawn = g["pawns"][player]
-        if pawn < 0:
-            return 0
-        possible = self.questions.can_complete
-        return sum(1 for tile in g["lp"][pawn] if possible(g, player, tile))
+        return 0 if pawn < 0 else len(g["lp"][pawn])
+
+    def candidate(self, game: GameContext, player: int, spec: Record, index: int) -> Action | None:
+        g = game.state["g"]
+        tile = g["lp"][g["pawns"][player]][index]
+        levels = self.questions.completing_tower(g, player, tile)
+        return None if levels is None else self.action(tile, levels)
 
     def check(
         self, game: GameContext, player: int, action: Action, spec: Record
@@ -187,18 +192,43 @@ class Special(Handler):
         return out
 
     def count(self, game: GameContext, player: int, spec: Record) -> int:
-        g = game.state["g"]
-        if not game.granted and g["tokens"][player] <= 0:
-            return 0
-        pawn = g["pawns"][player]
-        n = 0
-        if pawn >= 0:
-            n = self.recruit.count_choices(g["regions"][pawn], spec.recruit_up_to)
-        n += len(self._move_targets(pawn, spec))
-        return n + self.perform.count(game, player, spec)
+        n = self._recruits_and_moves(game, player, spec)
+        return 0 if n is None else n + self.perform.count(game, player, spec)
 
     def nth(self, game: GameContext, player: int, spec: Record, index: int) -> Action:
         """The options in `options`' order: recruits, moves, performances."""
+        action = self._recruit_or_move(game, player, spec, index)
+        if isinstance(action, Action):
+            return action
+        return self.perform.options(game, player, spec)[action]
+
+    def candidates(self, game: GameContext, player: int, spec: Record) -> int:
+        """`count`, with the performances as candidates (`Perform.candidates`)."""
+        n = self._recruits_and_moves(game, player, spec)
+        return 0 if n is None else n + self.perform.candidates(game, player, spec)
+
+    def _recruits_and_moves(self, game: GameContext, player: int, spec: Record) -> int | None:
+        """How many recruit and move options there are; None without a token to spend."""
+        g = game.state["g"]
+        if not game.granted and g["tokens"][player] <= 0:
+            return None
+        pawn = g["pawns"][player]
+        n = len(self._move_targets(pawn, spec))
+        if pawn >= 0:
+            n += self.recruit.count_choices(g["regions"][pawn], spec.recruit_up_to)
+        return n
+
+    def candidate(self, game: GameContext, player: int, spec: Record, index: int) -> Action | None:
+        action = self._recruit_or_move(game, player, spec, index)
+        if isinstance(action, Action):
+            return action
+        return self.perform.candidate(game, player, spec, action)
+
+    def _recruit_or_move(
+        self, game: GameContext, player: int, spec: Record, index: int
+    ) -> Action | int:
+        """Option `index` if it is a recruit or a move (they come first, in that order);
+        otherwise its index among what follows, the performances."""
         g = game.state["g"]
         pawn = g["pawns"][player]
         if pawn >= 0:
@@ -210,7 +240,7 @@ class Special(Handler):
         targets = self._move_targets(pawn, spec)
         if index < len(targets):
             return self.move.action(targets[index])
-        return self.perform.options(game, player, spec)[index - len(targets)]
+        return index - len(targets)
 
     def _move_targets(self, pawn: int, spec: Record) -> Sequence[int]:
         if spec.move_to == "any" or pawn < 0:

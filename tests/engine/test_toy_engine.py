@@ -12,6 +12,7 @@ that of a game plugin.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -382,6 +383,93 @@ def test_listing_and_checking_agree_on_every_position(rules, logic, players):
                 assert (rejection is None) == (text in listed), (seed, text, rejection, listed)
             game.apply(game.legal_actions()[chooser.below(len(listed))])
         assert game.legal_actions() == [] and codes(game, "draw") == ["game-over"]
+
+
+# ---- sampling with candidates -------------------------------------------------------------------
+
+
+class PaddedToy(ToyLogic):
+    """The toy with candidates (`count_candidates`/`candidate`): each kind's one option sits
+    between two candidates that are not actions, as a search-confirmed option would. A kind
+    that must be taken is to be counted exactly, so asking one of its candidates fails."""
+
+    def count_options(self, game: GameContext, player: int, kind: str, spec: Record) -> int:
+        return len(self.options(game, player, kind, spec))
+
+    def count_candidates(self, game: GameContext, player: int, kind: str, spec: Record) -> int:
+        return 3
+
+    def candidate(
+        self, game: GameContext, player: int, kind: str, spec: Record, index: int
+    ) -> Action | None:
+        assert not (spec.required and not game.state["turn"]["used"].get(kind)), (
+            "a required kind not taken yet is counted exactly"
+        )
+        options = self.options(game, player, kind, spec)
+        return options[0] if index == 1 and options else None
+
+
+class Script:
+    """A stand-in generator answering chosen indices in turn (recording each bound); asked
+    for one more, it raises `LookupError`."""
+
+    def __init__(self, *indices: int) -> None:
+        self.indices = list(indices)
+        self.bounds: list[int] = []
+
+    def below(self, n: int) -> int:
+        self.bounds.append(n)
+        if not self.indices:
+            raise LookupError("drew again")
+        return self.indices.pop(0)
+
+
+def test_sampling_with_candidates_is_uniform_over_the_legal_actions(rules):
+    """Rejection sampling over candidates is uniform over the legal actions exactly when the
+    candidates that are actions are the listing, each once: checked index by index on every
+    position of seeded games, required kinds (counted exactly) included. A real generator's
+    draw is always legal."""
+    logic = PaddedToy(rules)
+    for seed in range(20):
+        game = new_game(rules, logic, players=2, seed=seed, record_events=False)
+        chooser = Rng({"rng": seed})
+        while not game.is_over():
+            legal = game.clone().legal_actions()
+            probe = Script(0)
+            with contextlib.suppress(LookupError):
+                game.clone().sample_legal(probe)  # type: ignore[arg-type]
+            found = []
+            for index in range(probe.bounds[0]):
+                # LookupError: that candidate is not an action, and the sampler drew again.
+                with contextlib.suppress(LookupError):
+                    found.append(game.clone().sample_legal(Script(index)))  # type: ignore[arg-type]
+            assert found == legal
+            drawn = game.sample_legal(chooser)
+            assert drawn in legal
+            game.apply(drawn)
+
+
+def test_a_candidate_that_is_no_action_is_drawn_again(rules):
+    """The draw lands on an empty candidate, then on an action: two draws, the action."""
+    game = to_main_turn(rules, PaddedToy(rules))
+    game.apply("draw")  # now draw (limit 2), bank and end are open; nothing is required
+    script = Script(0, 4)  # draw's empty candidate 0, then bank's action (candidate 1 of 3..5)
+    assert game.sample_legal(script).text == "bank"  # type: ignore[arg-type]
+    assert script.bounds == [3 + 3 + 1, 3 + 3 + 1], "draw, bank and end: 3 + 3 + 1"
+
+
+def test_when_no_candidate_is_an_action_the_draw_ends(rules):
+    """A logic whose candidates are all empty (it breaks its contract) cannot loop forever:
+    once every candidate is known empty the sampler raises `ValueError`."""
+
+    class Empty(PaddedToy):
+        def candidate(self, game, player, kind, spec, index):  # type: ignore[no-untyped-def]
+            return None
+
+    game = to_main_turn(rules, Empty(rules))
+    with pytest.raises(ValueError, match="no candidate is an action"):
+        game._draw(Rng({"rng": 5}), 0, [("bank", game.plan.by_kind["main"]["bank"].spec, 3,
+                                         False)], [])  # fmt: skip
 
 
 # ---- chance -------------------------------------------------------------------------------------
