@@ -46,9 +46,14 @@ def copy_data(value: Any) -> Any:
     second. Anything marshal cannot hold falls back to the walk.
     """
     try:
-        return marshal.loads(marshal.dumps(value))
+        return marshal.loads(marshal.dumps(value, FLAT))
     except ValueError:
         return _copy_walk(value)
+
+
+#: The `marshal` format copies use: version 2, the last without back-references. The state is
+#: JSON data, where no object appears twice, so they would only cost time (a sixth of a copy).
+FLAT = 2
 
 
 def _copy_walk(value: Any) -> Any:
@@ -469,12 +474,11 @@ class Game:
         ending action may be taken now. An ending action whose `after` is not done yet does
         not hold the turn open, or a turn whose prerequisites became impossible (an empty
         bag) would wait forever for a move nobody may make."""
-        used = self.state["turn"]["used"]
-        for plan in self._turn_plan():
-            if (
-                plan.ends_turn
-                and (plan.limit is None or used.get(plan.kind, 0) < plan.limit)
-                and all(used.get(a) for a in plan.after)
+        turn = self.state["turn"]
+        used = turn["used"]
+        for plan in self.plan.enders[turn["name"]]:
+            if (plan.limit is None or used.get(plan.kind, 0) < plan.limit) and all(
+                used.get(a) for a in plan.after
             ):
                 return False
         return not self.legal_actions()
@@ -636,7 +640,7 @@ class Game:
         every iteration — so this halves its copying). Copies reflect the position as it is
         now: edit or advance this game and the maker still makes the old position."""
         try:
-            blob = marshal.dumps(self.state)
+            blob = marshal.dumps(self.state, FLAT)
         except ValueError:
             return lambda: self.clone(keep_log=False)
         loads = marshal.loads

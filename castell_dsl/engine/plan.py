@@ -48,6 +48,8 @@ class Plan:
     categories: tuple[tuple[str, Callable[[dict], Any]], ...]
     tiebreaks: tuple[Callable[[dict], Any], ...]
     by_kind: dict[str, dict[str, ActionPlan]]  # turn name -> action kind -> plan
+    #: turn name -> its ending actions' plans (`ends_turn`), which decide when a turn is over.
+    enders: dict[str, tuple[ActionPlan, ...]]
 
 
 @lru_cache(maxsize=64)
@@ -82,4 +84,5 @@ def plan_for(rules: RuleSet) -> Plan:
         tuple((name, slot.compiled) for name, slot in scoring.category.items()),
         tuple(slot.compiled for slot in scoring.tiebreak),
         {name: {a.kind: a for a in plans} for name, plans in turns.items()},
+        {name: tuple(a for a in plans if a.ends_turn) for name, plans in turns.items()},
     )
