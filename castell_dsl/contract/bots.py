@@ -39,8 +39,8 @@ class PlayableGame(GameContext, Protocol):
 
     def legal_actions(self) -> list[Action]: ...
     def sample_legal(self, rng: Rng) -> Action:
-        """`legal_actions()[rng.below(len(legal_actions()))]`, the same draw and the same
-        action, without listing the actions when the mechanics can count them."""
+        """A uniform draw from `rng` among `legal_actions()`, without listing them when the
+        mechanics can count them (see `Game.sample_legal`)."""
         ...
 
     def explain(self, action: Action | str) -> Rejection | None: ...
@@ -58,6 +58,11 @@ class PlayableGame(GameContext, Protocol):
 
     def reseed(self, seed: int) -> None:
         """Give this game's chance a new seed (for a search's determinised copy)."""
+        ...
+
+    def drew_since_reseed(self, seed: int) -> bool:
+        """Whether chance was drawn since `reseed(seed)` (if not, the position reached is
+        the same under every seed, the generator aside)."""
         ...
 
     def is_over(self) -> bool: ...

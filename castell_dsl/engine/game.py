@@ -469,6 +469,13 @@ class Game:
         """Give chance a new seed from here on (a search bot's determinised copy of a game)."""
         self.state["rng"] = seed_state(seed)
 
+    def drew_since_reseed(self, seed: int) -> bool:
+        """Whether chance was drawn since `reseed(seed)`: if not, the actions taken since then
+        led to the same position (the generator aside) under every seed, which a search may
+        keep instead of replaying them. (The generator's state moves on with every draw and
+        never returns: SplitMix64 steps by an odd constant modulo 2**64.)"""
+        return self.state["rng"] != seed_state(seed)
+
     def _turn_exhausted(self) -> bool:
         """True when the player can do nothing more: nothing is listed, or (the fast path) an
         ending action may be taken now. An ending action whose `after` is not done yet does

@@ -8,7 +8,8 @@ values up. A player's value for a position is the logistic of their heuristic le
 best opponent, in [0, 1]. Within the bot's own turn the search is a planner (a node is worth
 its best continuation); once the turn passes, `rollout` random actions may be played before
 evaluating. After the search, the action with the best backed-up value among those visited
-most is played.
+most is played. A node reached by a line that drew no chance keeps its position (the same in
+every iteration, the generator aside), so later iterations copy it rather than replay the line.
 
 Settings (`mcts:iterations=200`, `mcts:time=0.5`): `iterations` per move; `time` seconds per
 move — with `time` alone the search runs for that long, however many iterations fit; with both,
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from operator import attrgetter
 
 from castell_dsl.contract import Action, PlayableGame, decision_rng
@@ -28,7 +30,16 @@ from castell_dsl.contract.rng import _GAMMA, _MASK
 
 
 class Node:
-    __slots__ = ("action", "children", "evaluations", "expanded", "terminal", "value", "visits")
+    __slots__ = (
+        "action",
+        "children",
+        "evaluations",
+        "expanded",
+        "position",
+        "terminal",
+        "value",
+        "visits",
+    )
 
     def __init__(self, action: Action | None) -> None:
         self.action = action  # the move into this node: None only at the root
@@ -38,6 +49,10 @@ class Node:
         self.visits = 0
         self.value = 0.0  # best continuation (own turn) or mean evaluation (turn over)
         self.evaluations = 0
+        #: A maker of copies of this node's position, kept when the line from the root drew
+        #: no chance: the position is then the same in every iteration but for the generator
+        #: (reseeded), so an iteration copies it instead of replaying the line.
+        self.position: Callable[[], PlayableGame] | None = None
 
 
 #: Iterations per move when neither `iterations` nor `time` is given.
@@ -62,8 +77,10 @@ class MCTSBot:
         self.iterations: int | None = (
             int(iterations) if iterations > 0 else (None if self.time > 0 else DEFAULT_ITERATIONS)
         )
-        #: Iterations the last decision ran (for benchmarks and tests).
+        #: Iterations the last decision ran, and its root's children's (visits, value)
+        #: (for benchmarks and tests).
         self.last_iterations = 0
+        self.last_children: list[tuple[int, float]] = []
         self.c = float(c)
         self.rollout = max(0, int(rollout))
         self.scale = float(scale)
@@ -87,51 +104,75 @@ class MCTSBot:
             self._iterate(game, root, me)
             done += 1
         self.last_iterations = done
+        self.last_children = [(child.visits, child.value) for child in root.children]
         best = max(root.children, key=lambda n: (n.value, n.visits)).action
         assert best is not None  # a child of the root
         return best
 
     def _iterate(self, game: PlayableGame, root: Node, me: int) -> None:
-        # Every iteration starts from a copy of the same position: serialise it once per
-        # search (a new root is a new search).
-        if getattr(self, "_copier_root", None) is not root:
-            self._copier_root = root
-            self._copier = game.copier()
-        sim = self._copier()
-        sim.reseed(self._rng.below(1 << 62))  # determinise chance
+        seed = self._rng.below(1 << 62)  # determinise chance
         path = [root]
         node = root
+        # Walk down by UCT. While the nodes' positions are kept (`Node.position`), nothing is
+        # played: the first node without one is reached by copying its parent's position and
+        # taking its action, which was listed there, so it is legal. Below, the line is
+        # replayed and checked, since this sample of chance may have made it impossible.
+        sim: PlayableGame | None = None
         while node.children:
-            node = self._select(node)
+            parent = node
+            node = self._select(parent)
             action = node.action
             assert action is not None  # a child, never the root
-            if not _legal(sim, action):
+            if sim is None:
+                if node.position is not None:
+                    path.append(node)
+                    continue
+                assert parent.position is not None  # the root's, or a kept one's
+                sim = parent.position()
+                sim.reseed(seed)
+            elif not _legal(sim, action):
                 return  # this sample of chance made the line impossible; try another
             sim.apply(action)
             path.append(node)
             if not node.expanded:
                 break
+        if sim is None:  # the walk ended on a kept position
+            assert node.position is not None
+            sim = node.position()
+            sim.reseed(seed)
         if node.terminal or not node.expanded:
             if sim.is_over() or sim.current_player != me:
                 node.terminal = True
                 node.expanded = True
                 self._evaluate_into(node, sim, me)
             else:
-                self._expand(node, sim, me, consume=True)
+                self._expand(node, sim, me, consume=True, seed=seed)
         for visited in reversed(path):
             visited.visits += 1
             if visited.children:
                 visited.value = max(map(_VALUE, visited.children))
 
-    def _expand(self, node: Node, sim: PlayableGame, me: int, consume: bool = False) -> None:
+    def _expand(
+        self,
+        node: Node,
+        sim: PlayableGame,
+        me: int,
+        consume: bool = False,
+        seed: int | None = None,
+    ) -> None:
         """Try every action here once; a child's first value is its position's evaluation.
 
         With `consume` the caller is done with `sim` (an iteration's own copy), so the last
-        action is tried on it rather than on one more copy."""
+        action is tried on it rather than on one more copy. The position is kept for later
+        iterations when it was reached without chance since `reseed(seed)` (`seed` None:
+        the search's root, the game itself)."""
         node.expanded = True
         actions = sim.legal_actions()
         last = len(actions) - 1
-        copy = sim.copier() if last > 0 or not consume else None
+        keep = seed is None or not sim.drew_since_reseed(seed)
+        copy = sim.copier() if last > 0 or not consume or keep else None
+        if keep:
+            node.position = copy
         for i, action in enumerate(actions):
             child = Node(action)
             trial = sim if copy is None or (consume and i == last) else copy()
