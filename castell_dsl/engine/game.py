@@ -64,9 +64,14 @@ def _copy_walk(value: Any) -> Any:
     return value
 
 
-def _counts_options(logic: GameLogic) -> bool:
-    """True if `logic` counts its options itself rather than by listing them."""
-    return type(logic).count_options is not GameLogic.count_options
+def _sampling(logic: GameLogic) -> str:
+    """How `sample_legal` draws for `logic`: "listing" when it does not count its options;
+    "counts" when it counts them and every candidate is an action (a listing made already
+    then serves the very same draw); "candidates" when some candidates are not actions."""
+    kind = type(logic)
+    if kind.count_options is GameLogic.count_options:
+        return "listing"
+    return "counts" if kind.count_candidates is GameLogic.count_candidates else "candidates"
 
 
 def state_hash(state: dict) -> str:
@@ -104,9 +109,8 @@ class Game:
         #: An action known legal in this position, as listed ones are: the one `sample_legal`
         #: drew or `explain` just accepted, so that `apply` need not check it again.
         self._known_legal: Action | None = None
-        #: Whether the logic counts its options (`GameLogic.count_options`), so that
-        #: `sample_legal` need not list them.
-        self._counted = _counts_options(logic)
+        #: How `sample_legal` draws: from the listing, or by counting (`_sampling`).
+        self._sampling = _sampling(logic)
         self._result: dict | None = None
         self.state: dict[str, Any] = {
             "players": players,
@@ -274,10 +278,12 @@ class Game:
         would pick. A kind that must be taken before the turn may end (`required`) is counted
         exactly, since whether it has an action decides whether ending is open. A random
         playout lists ten or more actions for each one it takes, so this is most of its cost.
-        A logic that does not count is drawn from its listing. Raises `ValueError` when no
-        action is legal, as `Rng.below(0)` does for the empty listing.
+        A logic that does not count is drawn from its listing, and so is one whose candidates
+        are all actions when the listing is made already (the same draw). Raises `ValueError`
+        when no action is legal, as `Rng.below(0)` does for the empty listing.
         """
-        if not self._counted:
+        sampling = self._sampling
+        if sampling == "listing" or (sampling == "counts" and self._legal is not None):
             legal = self.legal_actions()
             return legal[rng.below(len(legal))]
         state = self.state
@@ -634,7 +640,7 @@ class Game:
         # listing them), and sharing the list lets the copy apply one of them unchecked.
         other._legal = self._legal
         other._known_legal = None
-        other._counted = self._counted
+        other._sampling = self._sampling
         other._result = None
         other.state = copy_data(self.state)
         other.rng = Rng(other.state)
@@ -653,7 +659,7 @@ class Game:
         loads = marshal.loads
         rules, logic, plan = self.rules, self.logic, self.plan
         players, seed = self.players, self.seed
-        legal, counted = self._legal, self._counted
+        legal, sampling = self._legal, self._sampling
         new = Game.__new__
 
         def make() -> Game:
@@ -669,7 +675,7 @@ class Game:
             other.granted = False
             other._legal = legal
             other._known_legal = None
-            other._counted = counted
+            other._sampling = sampling
             other._result = None
             other.state = state = loads(blob)
             other.rng = Rng(state)
