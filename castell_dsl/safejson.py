@@ -3,15 +3,18 @@
 `json.loads` alone is not safe on hostile input. A document nested 100,000 deep exhausts the
 recursion limit (a `RecursionError`, or worse, deep inside the C scanner); a 5,000-digit number
 raises the `ValueError` of Python's int-string limit; `NaN` and `Infinity` are accepted although
-they are not JSON; and nothing bounds the size. Saves and the JSON-lines protocol both read
-through `loads_bounded`, which turns every one of these into a `JsonLimitError` whose message
-says what was wrong, before or instead of the parser failing in its own way.
+they are not JSON; and nothing bounds the size. Saves, the JSON-lines protocol and the caches
+read through `loads_bounded`, which turns every one of these into a `JsonLimitError` whose
+message says what was wrong, before or instead of the parser failing in its own way. (So do the
+parser tables shipped with the package, `language/parser_tables.py`: trusted, but read the same
+way, so a damaged file is a clean fallback too.)
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 #: Nesting deeper than any save or protocol message needs (a save is about 4 deep).
@@ -61,9 +64,11 @@ def loads_bounded(
     *,
     max_chars: int,
     max_depth: int = MAX_DEPTH,
+    object_hook: Callable[[dict[str, Any]], Any] | None = None,
 ) -> Any:
     """Parse JSON text within limits; raise `JsonLimitError` (never `RecursionError`,
-    never the int-string `ValueError`) when the text is not JSON or exceeds a limit."""
+    never the int-string `ValueError`) when the text is not JSON or exceeds a limit.
+    `object_hook` is `json.loads`'s: it replaces each object, innermost first."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -75,7 +80,12 @@ def loads_bounded(
     if depth > max_depth:
         raise JsonLimitError(f"nested more than {max_depth} levels deep")
     try:
-        return json.loads(text, parse_int=_bounded_int, parse_constant=_refuse_constant)
+        return json.loads(
+            text,
+            parse_int=_bounded_int,
+            parse_constant=_refuse_constant,
+            object_hook=object_hook,
+        )
     except JsonLimitError:
         raise
     except json.JSONDecodeError as exc:

@@ -1,10 +1,11 @@
 """Text to syntax tree, with syntax errors a person can act on.
 
-The grammar is data (`grammar/castell.lark`); lark builds an LALR parser from it once per process
-(about 40 ms). Nothing is cached on disk: lark's cache is a pickle, and a pickle read from a place
-another user can write is code that user runs (see docs/security.md). Parsing runs a transformer
-inline, so no intermediate parse tree is built: each grammar rule becomes a node of `syntax.py`
-directly, with its span.
+The grammar is data (`grammar/castell.lark`); the LALR parser lark builds from it (about 40 ms)
+is generated once and shipped beside it as JSON (`parser_tables.py`), and loaded in a few
+milliseconds when it was generated from this very grammar and lark. Nothing is cached on disk at
+run time: lark's cache is a pickle, and a pickle read from a place another user can write is
+code that user runs (see docs/security.md). The transformer turns lark's parse tree into the
+nodes of `syntax.py`, each with its span, without recursion.
 
 Syntax errors become diagnostics: the expected tokens in words, the common mistakes (missing
 comma, missing brace, missing value) recognised with lark's `match_examples`, and a "did you
@@ -28,6 +29,7 @@ from lark.exceptions import (
 )
 
 from ..resources import grammar_path
+from . import parser_tables
 from . import syntax as s
 from .diagnostics import Diagnostics, Span
 from .source import MAX_INT_DIGITS, Source, check_nesting, open_brackets
@@ -286,13 +288,11 @@ def _unquote(tok: str) -> str:
 
 @cache
 def _parser() -> Lark:
-    return Lark(
-        grammar_path().read_text(encoding="utf-8"),
-        parser="lalr",
-        lexer="contextual",
-        propagate_positions=True,
-        maybe_placeholders=False,
-    )  # no `cache=True`: lark's cache is a pickle in the shared temporary directory
+    """The parser from the tables shipped beside the grammar, or built from the grammar when
+    they are not for this grammar (never lark's `cache=True`: a pickle in the shared
+    temporary directory)."""
+    grammar = grammar_path().read_text(encoding="utf-8")
+    return parser_tables.load(grammar) or parser_tables.build(grammar)
 
 
 def parse(source: Source, diags: Diagnostics) -> s.RuleFile | None:
