@@ -19,7 +19,7 @@ import gc
 from functools import cache
 from typing import Any
 
-from lark import Lark, Token, Transformer_NonRecursive, v_args
+from lark import Lark, Token, Tree
 from lark.exceptions import (
     UnexpectedCharacters,
     UnexpectedEOF,
@@ -103,13 +103,44 @@ class _NumberTooLarge(Exception):
         self.token = token
 
 
-@v_args(meta=True, inline=True)
-class _ToSyntax(Transformer_NonRecursive):
-    """Turns lark's parse tree into `syntax` nodes, without recursion (deep input is safe)."""
+class _ToSyntax:
+    """Turns lark's parse tree into `syntax` nodes, without recursion (deep input is safe).
+
+    A method per grammar rule (or alias) is called with the node's positions (lark's `meta`)
+    and its children already converted, as lark's `Transformer_NonRecursive` with
+    `v_args(meta=True, inline=True)` would call it; a failure in one is raised as lark's
+    `VisitError`, as there. The loop is our own because lark's looks each method up through
+    `v_args`, which wraps it anew for every node: that was half of the conversion's time.
+    """
 
     def __init__(self, path: str):
-        super().__init__()
         self.path = path
+
+    def transform(self, tree: Tree) -> Any:
+        """The syntax node for `tree`: its nodes in reverse postfix order, then built bottom-up
+        on a stack (tokens are kept as they are)."""
+        order: list[Tree | Token] = []
+        pending: list[Tree | Token] = [tree]
+        while pending:
+            node = pending.pop()
+            order.append(node)
+            if isinstance(node, Tree):
+                pending += node.children
+        stack: list[Any] = []
+        for node in reversed(order):
+            if not isinstance(node, Tree):
+                stack.append(node)
+                continue
+            size = len(node.children)
+            args = stack[-size:] if size else []
+            if size:
+                del stack[-size:]
+            try:
+                stack.append(getattr(self, node.data)(node.meta, *args))
+            except Exception as exc:
+                raise VisitError(node.data, node, exc) from exc
+        (result,) = stack
+        return result
 
     def _int(self, tok: Token) -> int:
         if len(tok) > MAX_INT_DIGITS:
