@@ -29,7 +29,8 @@ setup(
         # A plugin's own files, whichever it has: its pages (a game's reference, its players'
         # pages for `help TOPIC`), a game's browser renderer, the web front-end's pages.
         **{name: PLUGIN_DATA for name in PLUGINS},
-        "castell_dsl.grammar": ["*.lark"],
+        # The grammar and the parser tables generated from it (language/parser_tables.py).
+        "castell_dsl.grammar": ["*.lark", "*.json"],
         **{name: ["*.castell"] for name in DATA if name.endswith((".rules", ".variants"))},
     },
 )

@@ -1,4 +1,5 @@
-"""Where shipped data lives: the grammar, and (for plugins) their rule files.
+"""Where shipped data lives: the grammar and its parser tables, and (for plugins) their rule
+files.
 
 `pip install .` installs `grammar/` inside the package and each game's `rules/GAME/` inside that
 game's package (see setup.py); an editable install or a source checkout keeps them at the top
@@ -24,6 +25,11 @@ def data_dir(name: str) -> Path:
 
 def grammar_path() -> Path:
     return data_dir("grammar") / "castell.lark"
+
+
+def parser_tables_path() -> Path:
+    """The parser generated from the grammar, shipped beside it (`language/parser_tables.py`)."""
+    return data_dir("grammar") / "castell.tables.json"
 
 
 def shipped_dir(package_file: str, installed: str, checkout: str) -> Path:

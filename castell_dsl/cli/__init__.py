@@ -8,6 +8,7 @@ is shown only with `CASTELL_DEBUG=1`.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
@@ -238,4 +239,16 @@ def expected_failure(exc: BaseException) -> int | None:
 
 
 def run() -> None:
-    sys.exit(main())
+    """The `castell` script (and `python -m castell_dsl`): run the command, then exit.
+
+    On the way out Python runs full garbage collections over every object still alive: the
+    modules, and whatever the command kept (for `validate`, every rule set it compiled), about
+    15 ms for `castell validate rules/`. The process ends right after, so everything alive is
+    moved out of the collector's view first (`gc.freeze`). Atexit handlers and the flushing of
+    output are unchanged, and objects outside reference cycles are freed as before; what is
+    skipped is collecting cyclic garbage, whose finalisers Python never promises to run at
+    exit. `main()`, which tests and in-process callers use, is unaffected.
+    """
+    code = main()
+    gc.freeze()
+    sys.exit(code)

@@ -1,10 +1,11 @@
 """Text to syntax tree, with syntax errors a person can act on.
 
-The grammar is data (`grammar/castell.lark`); lark builds an LALR parser from it once per process
-(about 40 ms). Nothing is cached on disk: lark's cache is a pickle, and a pickle read from a place
-another user can write is code that user runs (see docs/security.md). Parsing runs a transformer
-inline, so no intermediate parse tree is built: each grammar rule becomes a node of `syntax.py`
-directly, with its span.
+The grammar is data (`grammar/castell.lark`); the LALR parser lark builds from it (about 40 ms)
+is generated once and shipped beside it as JSON (`parser_tables.py`), and loaded in a few
+milliseconds when it was generated from this very grammar and lark. Nothing is cached on disk at
+run time: lark's cache is a pickle, and a pickle read from a place another user can write is
+code that user runs (see docs/security.md). The transformer turns lark's parse tree into the
+nodes of `syntax.py`, each with its span, without recursion.
 
 Syntax errors become diagnostics: the expected tokens in words, the common mistakes (missing
 comma, missing brace, missing value) recognised with lark's `match_examples`, and a "did you
@@ -18,7 +19,7 @@ import gc
 from functools import cache
 from typing import Any
 
-from lark import Lark, Token, Transformer_NonRecursive, v_args
+from lark import Lark, Token, Tree
 from lark.exceptions import (
     UnexpectedCharacters,
     UnexpectedEOF,
@@ -28,6 +29,7 @@ from lark.exceptions import (
 )
 
 from ..resources import grammar_path
+from . import parser_tables
 from . import syntax as s
 from .diagnostics import Diagnostics, Span
 from .source import MAX_INT_DIGITS, Source, check_nesting, open_brackets
@@ -101,13 +103,44 @@ class _NumberTooLarge(Exception):
         self.token = token
 
 
-@v_args(meta=True, inline=True)
-class _ToSyntax(Transformer_NonRecursive):
-    """Turns lark's parse tree into `syntax` nodes, without recursion (deep input is safe)."""
+class _ToSyntax:
+    """Turns lark's parse tree into `syntax` nodes, without recursion (deep input is safe).
+
+    A method per grammar rule (or alias) is called with the node's positions (lark's `meta`)
+    and its children already converted, as lark's `Transformer_NonRecursive` with
+    `v_args(meta=True, inline=True)` would call it; a failure in one is raised as lark's
+    `VisitError`, as there. The loop is our own because lark's looks each method up through
+    `v_args`, which wraps it anew for every node: that was half of the conversion's time.
+    """
 
     def __init__(self, path: str):
-        super().__init__()
         self.path = path
+
+    def transform(self, tree: Tree) -> Any:
+        """The syntax node for `tree`: its nodes in reverse postfix order, then built bottom-up
+        on a stack (tokens are kept as they are)."""
+        order: list[Tree | Token] = []
+        pending: list[Tree | Token] = [tree]
+        while pending:
+            node = pending.pop()
+            order.append(node)
+            if isinstance(node, Tree):
+                pending += node.children
+        stack: list[Any] = []
+        for node in reversed(order):
+            if not isinstance(node, Tree):
+                stack.append(node)
+                continue
+            size = len(node.children)
+            args = stack[-size:] if size else []
+            if size:
+                del stack[-size:]
+            try:
+                stack.append(getattr(self, node.data)(node.meta, *args))
+            except Exception as exc:
+                raise VisitError(node.data, node, exc) from exc
+        (result,) = stack
+        return result
 
     def _int(self, tok: Token) -> int:
         if len(tok) > MAX_INT_DIGITS:
@@ -286,13 +319,11 @@ def _unquote(tok: str) -> str:
 
 @cache
 def _parser() -> Lark:
-    return Lark(
-        grammar_path().read_text(encoding="utf-8"),
-        parser="lalr",
-        lexer="contextual",
-        propagate_positions=True,
-        maybe_placeholders=False,
-    )  # no `cache=True`: lark's cache is a pickle in the shared temporary directory
+    """The parser from the tables shipped beside the grammar, or built from the grammar when
+    they are not for this grammar (never lark's `cache=True`: a pickle in the shared
+    temporary directory)."""
+    grammar = grammar_path().read_text(encoding="utf-8")
+    return parser_tables.load(grammar) or parser_tables.build(grammar)
 
 
 def parse(source: Source, diags: Diagnostics) -> s.RuleFile | None:

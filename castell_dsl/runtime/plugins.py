@@ -222,7 +222,8 @@ def load_plugins(builtins_only: bool | None = None) -> Plugins:
     manager.add_hookspecs(hookspecs)
     plugins = Plugins(manager, trace=os.environ.get("CASTELL_TRACE_HOOKS", "") not in ("", "0"))
     disabled = _disabled()
-    found = [(ep, _describe(ep)) for ep in _entry_points()]
+    identities: dict[int, tuple[str | None, str | None]] = {}
+    found = [(ep, _describe(ep, identities)) for ep in _entry_points()]
     # Built-in plugins first (so their names are theirs), then the others by name.
     found.sort(key=lambda item: (not item[1].builtin, item[0].name))
     for ep, info in found:
@@ -241,14 +242,28 @@ def load_plugins(builtins_only: bool | None = None) -> Plugins:
     return plugins
 
 
-def _describe(ep: metadata.EntryPoint) -> PluginInfo:
-    """Where an entry point comes from (reading a broken distribution's metadata may fail)."""
-    try:
-        dist = getattr(ep, "dist", None)
-        dist_name = dist.metadata["Name"] if dist is not None else None
-        version = dist.version if dist is not None else None
-    except Exception:  # metadata of a broken install: the plugin may still load
-        dist_name = version = None
+def _describe(
+    ep: metadata.EntryPoint, identities: dict[int, tuple[str | None, str | None]] | None = None
+) -> PluginInfo:
+    """Where an entry point comes from (reading a broken distribution's metadata may fail).
+
+    Entry points of one distribution share its object (castell-dsl has nine), and each read of
+    `metadata` parses the whole file, README included: `identities` keeps the name and version
+    read per distribution object, so it is parsed once, not twice per entry point."""
+    dist = getattr(ep, "dist", None)
+    known = identities.get(id(dist)) if identities is not None else None
+    if known is None:
+        try:
+            if dist is None:
+                known = (None, None)
+            else:
+                meta = dist.metadata  # what `dist.version` reads, too
+                known = (meta["Name"], meta["Version"])
+        except Exception:  # metadata of a broken install: the plugin may still load
+            known = (None, None)
+        if identities is not None:
+            identities[id(dist)] = known
+    dist_name, version = known
     builtin = dist_name is not None and _canonical(dist_name) == BUILTIN_DISTRIBUTION
     source = "built-in" if builtin else f"{dist_name or 'unknown'} {version or ''}".strip()
     return PluginInfo(ep.name, source, dist_name, version, builtin)

@@ -132,3 +132,37 @@ def test_python_m_castell_dsl_works(in_tmp):
         timeout=60,
     )
     assert out.returncode == 0, out.stderr
+
+
+def test_the_script_exits_with_the_commands_code_and_everything_frozen(monkeypatch):
+    """`run()` (the `castell` script) moves everything alive out of the collector's view
+    before exiting, so the interpreter's last collections do not walk it; `main()` does not."""
+    import gc
+
+    import castell_dsl.cli as cli_module
+
+    monkeypatch.setattr(cli_module, "main", lambda: 3)
+    before = gc.get_freeze_count()
+    try:
+        with pytest.raises(SystemExit) as exited:
+            cli_module.run()
+        assert exited.value.code == 3
+        assert gc.get_freeze_count() > before
+    finally:
+        gc.unfreeze()
+
+
+def test_a_process_prints_the_same_report_as_main(in_tmp, capsys):
+    """Exiting without the last collections changes nothing a user sees."""
+    import subprocess
+    import sys
+
+    rules = Path(__file__).resolve().parents[2] / "rules"
+    out = subprocess.run(
+        [sys.executable, "-m", "castell_dsl", "validate", str(rules)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert main(["validate", str(rules)]) == out.returncode == 0
+    assert capsys.readouterr().out == out.stdout and out.stderr == ""

@@ -197,3 +197,23 @@ def test_hook_reference_in_docs_is_current():
 
     docs = (Path(__file__).resolve().parents[2] / "docs" / "plugins.md").read_text()
     assert hook_reference().strip() in docs
+
+
+def test_each_distribution_metadata_is_read_once_with_the_same_descriptions(monkeypatch):
+    """castell-dsl has nine entry points and its metadata holds the whole README: reading it
+    once per distribution, not twice per entry point, describes every plugin the same way."""
+    from castell_dsl.runtime import plugins
+
+    entry_points = plugins._entry_points()
+    one_by_one = [plugins._describe(ep) for ep in entry_points]
+    reads: dict[int, int] = {}
+    for kind in {type(ep.dist) for ep in entry_points}:
+
+        def counted(self, original=kind.metadata):
+            reads[id(self)] = reads.get(id(self), 0) + 1
+            return original.fget(self)
+
+        monkeypatch.setattr(kind, "metadata", property(counted))
+    identities: dict[int, tuple[str | None, str | None]] = {}
+    assert [plugins._describe(ep, identities) for ep in entry_points] == one_by_one
+    assert len(entry_points) > len(reads) and set(reads.values()) == {1}

@@ -2,7 +2,8 @@
 
 Lark's `cache=True` stored the parser as a pickle in the shared temporary directory under a name
 every user computes alike; another local user who planted that file ran code in the next
-`castell validate`. The parser is now built in memory, and no module of the product loads pickles.
+`castell validate`. The parser is now loaded from JSON tables shipped with the package
+(`language/parser_tables.py`) or built in memory, and no module of the product loads pickles.
 """
 
 from __future__ import annotations
