@@ -35,6 +35,7 @@ class Node:
         "children",
         "evaluations",
         "expanded",
+        "fixed",
         "position",
         "terminal",
         "value",
@@ -53,6 +54,9 @@ class Node:
         #: no chance: the position is then the same in every iteration but for the generator
         #: (reseeded), so an iteration copies it instead of replaying the line.
         self.position: Callable[[], PlayableGame] | None = None
+        #: A terminal node whose evaluation is the same every time: its line drew no chance
+        #: and no rollout follows, so a visit need not play it again.
+        self.fixed = False
 
 
 #: Iterations per move when neither `iterations` nor `time` is given.
@@ -123,6 +127,9 @@ class MCTSBot:
             node = self._select(parent)
             action = node.action
             assert action is not None  # a child, never the root
+            if node.fixed:
+                path.append(node)
+                break
             if sim is None:
                 if node.position is not None:
                     path.append(node)
@@ -136,17 +143,20 @@ class MCTSBot:
             path.append(node)
             if not node.expanded:
                 break
-        if sim is None:  # the walk ended on a kept position
-            assert node.position is not None
-            sim = node.position()
-            sim.reseed(seed)
-        if node.terminal or not node.expanded:
-            if sim.is_over() or sim.current_player != me:
-                node.terminal = True
-                node.expanded = True
-                self._evaluate_into(node, sim, me)
-            else:
-                self._expand(node, sim, me, consume=True, seed=seed)
+        if node.fixed:
+            node.evaluations += 1  # the same value again: the mean stays
+        else:
+            if sim is None:  # the walk ended on a kept position
+                assert node.position is not None
+                sim = node.position()
+                sim.reseed(seed)
+            if node.terminal or not node.expanded:
+                if sim.is_over() or sim.current_player != me:
+                    node.terminal = True
+                    node.expanded = True
+                    self._evaluate_into(node, sim, me)
+                else:
+                    self._expand(node, sim, me, consume=True, seed=seed)
         for visited in reversed(path):
             visited.visits += 1
             if visited.children:
@@ -179,6 +189,9 @@ class MCTSBot:
             trial.apply(action)
             if trial.is_over() or trial.current_player != me:
                 child.terminal = child.expanded = True
+                child.fixed = (
+                    seed is not None and not self.rollout and not trial.drew_since_reseed(seed)
+                )
             self._evaluate_into(child, trial, me)
             node.children.append(child)
         if node.children:

@@ -29,11 +29,21 @@ import test_toy_engine as toy  # the engine's toy game, importable through the l
 
 class ScoredToy(toy.ToyLogic):
     """The toy bag game with an evaluation, so MCTS can play it: its `draw` action draws
-    chance in the middle of a turn, so lines through it are replayed, not kept."""
+    chance in the middle of a turn, so lines through it are replayed, not kept; and here the
+    bag's refill between rounds draws too, and the evaluation reads the bag, so a line that
+    ends a round is worth something else in every sample of chance."""
+
+    def __init__(self, rules):  # type: ignore[no-untyped-def]
+        super().__init__(rules)
+        self.steps = {**self.steps, "refill": self.random_refill}
+
+    def random_refill(self, game) -> None:  # type: ignore[no-untyped-def]
+        game.state["g"]["bag"] += [1 + game.rng.below(6) for _ in range(self.refill)]
 
     def heuristics(self, game) -> list[float]:  # type: ignore[no-untyped-def]
         g = game.state["g"]
-        return [g["banks"][p] + 0.5 * sum(g["hands"][p]) for p in range(game.players)]
+        bag = 0.1 * sum(g["bag"])
+        return [g["banks"][p] + 0.5 * sum(g["hands"][p]) - bag for p in range(game.players)]
 
 
 def positions(seed: int, count: int) -> list[Game]:
