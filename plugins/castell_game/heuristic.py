@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from . import towers
 from .tables import Tables
+from .views import facts_parts
 
 if TYPE_CHECKING:
     from castell_dsl.contract import GameContext
@@ -110,6 +111,20 @@ def evaluate_all(t: Tables, game: GameContext) -> list[float]:
     return out
 
 
+def _score(t: Tables, game: GameContext, player: int) -> float:
+    """`game.score_of(player)`, memoised on what the facts it scores read (`facts_parts`): a
+    search's positions differ mostly in what scores nothing yet (the pawn, the tower)."""
+    key = marshal.dumps(facts_parts(game.state["g"], player), KEY_FORMAT)
+    memo = t.scores
+    score = memo.get(key)
+    if score is None:
+        score = float(game.score_of(player))
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        memo[key] = score
+    return score
+
+
 def near_calendar(calendar: list, rnd: int) -> list:
     """The calendar spaces `position_value` reads, this round's and the next: a smaller memo
     key than the whole calendar, for the same values."""
@@ -127,7 +142,7 @@ def position_value(t: Tables, game: GameContext, player: int) -> float:
     - castellers of the numbers this and next round's festivals need: 0.3 each (up to 4);
     - skill ranks: 0.8 each; team size: 0.15 each; special tokens in hand: 0.4 each.
     """
-    score = float(game.score_of(player))
+    score = _score(t, game, player)
     if game.is_over():
         return score
     g = game.state["g"]

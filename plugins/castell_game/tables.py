@@ -53,6 +53,8 @@ class Tables:
         self.shared_evaluations: dict[tuple[bytes, bytes, int], float] = {}
         #: Every player's values of a whole position (`heuristic.evaluate_all`).
         self.position_evaluations: dict[bytes, tuple[float, ...]] = {}
+        #: Scores by what their facts read (`heuristic._score`).
+        self.scores: dict[bytes, float] = {}
         self.tower_rules = tower_rules(rules)
         # Regions and the board.
         self.regions: list[str] = list(rules.named("region"))

@@ -11,8 +11,19 @@ if TYPE_CHECKING:
     from castell_dsl.contract import GameContext
 
 
+#: The per-player lists of the state `facts` reads (`g[name][player]`), and nothing else.
+FACTS_READ = ("best", "size_tokens", "collected", "performed", "prizes", "tokens", "teams")
+
+
+def facts_parts(g: dict, player: int) -> tuple:
+    """The parts of the state `facts` reads for one player: equal parts, equal facts (and
+    so an equal score), which lets the bots' evaluation memoise the score on them."""
+    return tuple(g[name][player] for name in FACTS_READ)
+
+
 def facts(t: Tables, game: GameContext, player: int) -> dict[str, Any]:
-    """The values the rule file's scoring expressions read for one player (schema FACTS)."""
+    """The values the rule file's scoring expressions read for one player (schema FACTS):
+    read from `facts_parts` only."""
     g = game.state["g"]
     items = t.region_items
     regions: set[int] = set()
