@@ -194,11 +194,13 @@ class Recruit(Handler):
         """`len(choices(counts, up_to))`, by arithmetic for the rules' limits (1 and 2): p
         numbers present give p singles, p(p-1)/2 mixed pairs and a double of each number
         present twice."""
+        # Counted by `list.count`, in C: a random playout counts these at every decision.
+        present = len(counts) - counts.count(0)
         if up_to == 1:
-            return sum(1 for c in counts if c)
+            return present
         if up_to == 2:
-            present = sum(1 for c in counts if c)
-            return present + present * (present - 1) // 2 + sum(1 for c in counts if c > 1)
+            doubles = present - counts.count(1)  # counts are never negative
+            return present + present * (present - 1) // 2 + doubles
         return len(self.shared_choices(counts, up_to))
 
     def nth_choice(self, counts: list[int], up_to: int, index: int) -> Action:
