@@ -36,6 +36,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The clock of in-process throughputs (playouts, tic-tac-toe, MCTS): this process's CPU
@@ -178,20 +179,35 @@ def bench_playouts(games: int, rules_name: str, player_counts: tuple[int, ...]) 
 
 
 def bench_tictactoe(games: int) -> dict:
-    """Random tic-tac-toe games in OpenSpiel's style (`tictactoe.py`): actions per second of
-    the numpy board (OpenSpiel's way, if numpy is installed) and of a plain list board."""
+    """Random tic-tac-toe games, actions per second: OpenSpiel's own Python game through
+    pyspiel (`pyspiel`, if OpenSpiel is installed), and `tictactoe.py`'s hand-written ones in
+    its style, the numpy board (`openspiel`, if numpy is installed) and a plain list board."""
     import tictactoe
 
     out: dict = {"games": games}
-    boards = [("list", tictactoe.ListState)]
+    players: list[tuple[str, Any]] = [
+        ("list", lambda seed: tictactoe.play(seed, tictactoe.ListState))
+    ]
     if tictactoe.np is not None:
-        boards.insert(0, ("openspiel", tictactoe.State))
-    for name, board in boards:
-        tictactoe.play(0, board)
+        players.insert(0, ("openspiel", lambda seed: tictactoe.play(seed, tictactoe.State)))
+    game = tictactoe.openspiel_game()
+    if game is not None:
+        players.insert(0, ("pyspiel", lambda seed: tictactoe.play_openspiel(seed, game)))
+    for name, play in players:
+        play(0)
         start = cpu()
-        actions = sum(tictactoe.play(seed, board) for seed in range(games))
+        actions = sum(play(seed) for seed in range(games))
         out[f"{name}_actions_per_s"] = actions / (cpu() - start)
     return out
+
+
+def yardstick(ttt: dict) -> tuple[str, float]:
+    """The tic-tac-toe the playouts are compared with: OpenSpiel's own when installed, else
+    the hand-written one in its style (numpy board, else list board)."""
+    for name in ("pyspiel", "openspiel", "list"):
+        if f"{name}_actions_per_s" in ttt:
+            return name, ttt[f"{name}_actions_per_s"]
+    raise KeyError("no tic-tac-toe was timed")
 
 
 def bench_jobs(games: int) -> dict:
@@ -291,9 +307,11 @@ def main() -> int:
     except Exception as exc:  # Calico is optional for this benchmark
         report["calico_error"] = str(exc)
     ttt = report["tictactoe"]
-    yardstick = ttt.get("openspiel_actions_per_s", ttt["list_actions_per_s"])
+    ttt["yardstick"], rate = yardstick(ttt)
     for row in report["playouts"]:
-        row["vs_tictactoe"] = row["actions_per_s"] / yardstick
+        row["vs_tictactoe"] = row["actions_per_s"] / rate
+        if "openspiel_actions_per_s" in ttt:
+            row["vs_tictactoe_replica"] = row["actions_per_s"] / ttt["openspiel_actions_per_s"]
     report["simulate_jobs"] = bench_jobs(40 if quick else 200)
     report["mcts"] = bench_mcts(5 if quick else 20)
     report["memory"] = bench_memory(20 if quick else 100, 100 if quick else 1000)
@@ -331,14 +349,21 @@ def print_table(r: dict) -> None:
              {30: "≤ 5 ms", 11: "≥ 100x brute force"}.get(size, ""), ratio)
         )  # fmt: skip
     ttt = r["tictactoe"]
-    board = "openspiel" if "openspiel_actions_per_s" in ttt else "list"
+    name, rate = yardstick(ttt)
+    label = {"pyspiel": "OpenSpiel's python_tic_tac_toe", "openspiel": "numpy board",
+             "list": "list board"}[name]  # fmt: skip
+    others = [f"{what} {ttt[f'{key}_actions_per_s']:,.0f}/s"
+              for key, what in (("openspiel", "hand-written, numpy board"),
+                                ("list", "hand-written, list board"))
+              if key != name and f"{key}_actions_per_s" in ttt]  # fmt: skip
     rows.append(
-        ("random tic-tac-toe, OpenSpiel style (yardstick)",
-         f"{ttt[f'{board}_actions_per_s']:,.0f} actions/s ({board} board)", "",
-         f"list board {ttt['list_actions_per_s']:,.0f} actions/s")
+        ("random tic-tac-toe (yardstick)", f"{rate:,.0f} actions/s ({label})", "",
+         ", ".join(others))
     )  # fmt: skip
     for p in r["playouts"]:
         base = f"{p['vs_tictactoe']:.2f}x tic-tac-toe"
+        if "vs_tictactoe_replica" in p and name == "pyspiel":
+            base += f" ({p['vs_tictactoe_replica']:.2f}x the numpy replica)"
         if "engine_vs_handwritten" in p:
             base += (
                 f", {p['engine_vs_handwritten']:.2f}x hand-written Castell "
