@@ -220,10 +220,11 @@ class MCTSBot:
         store = self._rng.store
         key = self._rng.key
         state = store[key]
+        gamma, mask = _GAMMA, _MASK
         for child in parent.children:
-            state = (state + _GAMMA) & _MASK
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            state = (state + gamma) & mask
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
             draw = ((z ^ (z >> 31)) * 1000) >> 64
             score = child.value + c * sqrt(log_n / (child.visits + 1)) + draw * 1e-9
             if score > best_score:
