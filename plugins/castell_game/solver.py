@@ -67,8 +67,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import accumulate, compress, pairwise, product
-from operator import add, mul
+from itertools import pairwise, product
 from typing import NamedTuple
 
 from castell_dsl.contract import short_repr
@@ -107,6 +106,8 @@ _NO_PATTERNS: tuple[tuple, tuple, tuple, tuple, bool] = (((),), ((),), ((),), ((
 _PAD_CAPS = 8
 # Pattern tables kept per rules and score weights before that cache starts afresh.
 _PATTERN_CACHE_MAX = 50_000
+# Query setups (`_Setup`) kept per rules before that cache starts afresh.
+_SETUP_CACHE_MAX = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,8 +124,9 @@ class _Tables:
 
     Argument conversion (number -> position, skill -> relaxation bit), where each relaxation's
     rank sits in the rank tuple, the Mix window of each position, the Width uses per level width,
-    and the pattern tables (`_patterns`) per score weights, keyed by the counts of the window
-    they use: they repeat across the teams of a game.
+    the pattern tables (`_patterns`) per score weights, keyed by the counts of the window they
+    use (they repeat across the teams of a game), and the query setups (`_setup`) per ranks and
+    question.
     """
 
     __slots__ = (
@@ -139,6 +141,7 @@ class _Tables:
         "patterns",
         "positions",
         "rank_at",
+        "setups",
         "skills",
         "spread",
         "step",
@@ -183,6 +186,7 @@ class _Tables:
         self.zeros_k1 = (0,) * (len(vals) + 1)
         self.need_w: list[int] = []
         self.patterns: dict[tuple[int, int], dict] = {}
+        self.setups: dict[tuple, _Setup | None] = {}
 
     def width_uses(self, n: int) -> list[int]:
         """Width uses per level width (index), for widths up to at least `n`."""
@@ -284,17 +288,23 @@ def _patterns(
 
 
 def _counts(team: Iterable[int], index: Mapping[int, int]) -> tuple[int, ...]:
-    """Team counts by number position; a ValueError names a casteller that is not a size."""
+    """Team counts by number position; a ValueError names a casteller that is not a size.
+
+    One plain loop (a type test and an index per casteller): small queries pay for every
+    distinct step, and `True` or ``3.0`` must not count as a number although they hash as one.
+    """
     if type(team) is not list and type(team) is not tuple:
         team = list(team)
-    if set(map(type, team)) <= {int}:
-        counts = [0] * len(index)
-        try:
-            for i in map(index.__getitem__, team):
-                counts[i] += 1
+    counts = [0] * len(index)
+    try:
+        for x in team:
+            if type(x) is not int:
+                break
+            counts[index[x]] += 1
+        else:
             return tuple(counts)
-        except KeyError:
-            pass
+    except KeyError:
+        pass
     bad = next(x for x in team if type(x) is not int or x not in index)
     raise ValueError(f"casteller number {short_repr(bad)} is not one of the game's sizes")
 
@@ -316,8 +326,9 @@ def _need_mask(needs: Iterable[str], rules: TowerRules, tb: _Tables) -> int | No
 def clear_cache() -> None:
     """Forget memoised queries (benchmarks use it to time cold queries).
 
-    The per-rules tables (`_Tables`, pattern tables included) are kept: they hold no answers,
-    only facts derived from the rules and from the counts of one to ``mix_spread + 1`` numbers.
+    The per-rules tables (`_Tables`: pattern tables and query setups included) are kept: they
+    hold no answers, only facts derived from the rules, from the ranks and question of a query
+    (not its team), and from the counts of one to ``mix_spread + 1`` numbers.
     """
     _query.cache_clear()
 
@@ -326,7 +337,7 @@ def clear_cache() -> None:
 def _query(
     counts: tuple[int, ...],
     rank_t: tuple[int, ...],
-    rules: TowerRules,
+    tb: _Tables,
     sizes: tuple[int, ...],
     min_levels: int,
     n_levels: int | None,
@@ -343,19 +354,15 @@ def _query(
     Constraints: includes a casteller of every number in `sizes`; at least `min_levels` levels;
     exactly `n_levels` levels and/or exactly `shape` when given; one accounting uses every skill
     in `need_mask`. Objective: `w_level` per level + `w_match` per casteller numbered in `sizes`.
+    `tb` stands for the rules (`_tables` gives equal rules the same one).
     """
-    tb = _tables(rules)
-    ranks = _ranks(tb, rank_t)
-    if need_mask and _lacks_exhibition_rank(need_mask, ranks):
+    su = _setup(tb, rank_t, min_levels, n_levels, shape, need_mask, w_level, w_match)
+    if su is None:
         return None
     req_mask = _required_mask(sizes, counts, tb)
-    if req_mask is None:
+    if req_mask is None or _impossible(counts, su, req_mask):
         return None
-    k0 = _levels_needed(min_levels, n_levels, shape)
-    if k0 is None or _impossible(counts, ranks, tb, req_mask, k0, shape):
-        return None
-    q = _prepare(counts, ranks, tb, req_mask, k0, shape, need_mask, w_level, w_match)
-    found = _search(q, n_levels is not None or shape is not None, first)
+    found = _search(_prepare(counts, su, tb, req_mask), su, first)
     if found is None:
         return None
     levels = []
@@ -366,7 +373,146 @@ def _query(
     return tuple(levels), found[1]
 
 
-# --- Prefilter: cheap necessary conditions, before any table is built ---------------------------
+# --- Setup per ranks and question: what no team changes -----------------------------------------
+
+
+class _Setup:
+    """What a query needs that depends on the rules, the ranks and the question, not the team.
+
+    A game asks the same few questions under the same few rank tuples for team after team, so
+    this is built once per (ranks, question) by `_setup` and memoised with the rules' tables;
+    every field is a function of that key alone, so reusing it cannot change an answer.
+
+    The ranks by relaxation (`balance` ... `strength`); the levels every answer has (`k0`;
+    exactly that many when `exact`, and then `n_levels` is `k0`, else 0); the shape if any, with
+    `eq_after[k]` the equal neighbours among its top `k` levels (each a Balance use); the width
+    limit without Width (`limit`) and under the Width rank (`wmax`); the widest Mix window
+    (`maxwin`, 1 without Mix); each position's reach (`reach`: `tb.win` or `tb.one`) and
+    `reach_lo[h]`, the lowest position whose level reaches position h - 1; the triangular
+    numbers the bounds read (`tri`, up to `wmax`); the pattern cache of the score weights
+    (`cache`, see `_pattern_tables`).
+    """
+
+    __slots__ = (
+        "balance",
+        "base",
+        "cache",
+        "eq_after",
+        "exact",
+        "k0",
+        "limit",
+        "maxwin",
+        "mix",
+        "n_levels",
+        "need_mask",
+        "reach",
+        "reach_lo",
+        "shape",
+        "strength",
+        "tb",
+        "tri",
+        "w_level",
+        "w_match",
+        "wmax",
+    )
+
+    balance: int
+    base: int
+    cache: dict
+    eq_after: list[int]
+    exact: bool
+    k0: int
+    limit: int
+    maxwin: int
+    mix: int
+    n_levels: int
+    need_mask: int
+    reach: tuple[int, ...]
+    reach_lo: tuple[int, ...]
+    shape: tuple[int, ...] | None
+    strength: int
+    tb: _Tables
+    tri: Sequence[int]
+    w_level: int
+    w_match: int
+    wmax: int
+
+
+def _setup(
+    tb: _Tables,
+    rank_t: tuple[int, ...],
+    min_levels: int,
+    n_levels: int | None,
+    shape: tuple[int, ...] | None,
+    need_mask: int,
+    w_level: int,
+    w_match: int,
+) -> _Setup | None:
+    """The `_Setup` of a question under `rank_t`, memoised per rules (the cache starts afresh
+    past `_SETUP_CACHE_MAX`); None when no team can meet it (see `_new_setup`)."""
+    key = (rank_t, min_levels, n_levels, shape, need_mask, w_level, w_match)
+    setups = tb.setups
+    try:
+        return setups[key]
+    except KeyError:
+        pass
+    if len(setups) >= _SETUP_CACHE_MAX:
+        setups.clear()
+    su = setups[key] = _new_setup(
+        tb, _ranks(tb, rank_t), min_levels, n_levels, shape, need_mask, w_level, w_match
+    )
+    return su
+
+
+def _new_setup(
+    tb: _Tables,
+    ranks: _Ranks,
+    min_levels: int,
+    n_levels: int | None,
+    shape: tuple[int, ...] | None,
+    need_mask: int,
+    w_level: int,
+    w_match: int,
+) -> _Setup | None:
+    """Build a `_Setup`; None when the question rules out every team by itself: an exhibition
+    skill of rank 0, contradictory heights, or a shape the ranks forbid (`_shape_ruled_out`)."""
+    if need_mask and _lacks_exhibition_rank(need_mask, ranks):
+        return None
+    k0 = _levels_needed(min_levels, n_levels, shape)
+    if k0 is None:
+        return None
+    wmax = tb.limit + ranks.width * tb.step
+    if shape is not None and _shape_ruled_out(shape, ranks, wmax):
+        return None
+    su = _Setup()
+    su.balance, su.base, su.mix, su.strength = ranks.balance, ranks.base, ranks.mix, ranks.strength
+    su.k0, su.shape, su.need_mask, su.w_level, su.w_match, su.wmax = (
+        k0,
+        shape,
+        need_mask,
+        w_level,
+        w_match,
+        wmax,
+    )
+    su.tb, su.limit = tb, tb.limit
+    su.exact = n_levels is not None or shape is not None
+    su.n_levels = k0 if su.exact else 0
+    spread_on = ranks.mix >= 1
+    su.maxwin = tb.maxwin if spread_on else 1
+    su.reach = tb.win if spread_on else tb.one
+    su.reach_lo = tb.lo_mix if spread_on else tb.lo_plain
+    # Levels above an option are at most `wmax` wide (see `_TRI`).
+    su.tri = _TRI if wmax < len(_TRI) else tuple(r * (r + 1) // 2 for r in range(wmax + 1))
+    su.eq_after = eq_after = [0] * (k0 + 2)
+    if shape is not None:
+        for kk in range(2, len(shape) + 1):
+            lo = len(shape) - kk
+            eq_after[kk] = eq_after[kk - 1] + (shape[lo + 1] == shape[lo])
+    cache = tb.patterns.get((w_level, w_match))
+    if cache is None:
+        cache = tb.patterns[w_level, w_match] = {}
+    su.cache = cache
+    return su
 
 
 def _lacks_exhibition_rank(need_mask: int, ranks: _Ranks) -> bool:
@@ -378,19 +524,6 @@ def _lacks_exhibition_rank(need_mask: int, ranks: _Ranks) -> bool:
         or (need_mask & _WIDTH_BIT and not ranks.width)
         or (need_mask & _BASE_BIT and not ranks.base)
     )
-
-
-def _required_mask(sizes: tuple[int, ...], counts: tuple[int, ...], tb: _Tables) -> int | None:
-    """Bit per position of the festival sizes a tower must include (C-9.2); None when the team
-    holds no casteller of one of them, so no tower can compete."""
-    req_mask = 0
-    index = tb.index
-    for s in sizes:
-        i = index.get(s)
-        if i is None or not counts[i]:
-            return None
-        req_mask |= 1 << i
-    return req_mask
 
 
 def _levels_needed(
@@ -409,60 +542,10 @@ def _levels_needed(
     return n_levels
 
 
-def _impossible(
-    counts: tuple[int, ...],
-    ranks: _Ranks,
-    tb: _Tables,
-    req_mask: int,
-    k0: int,
-    shape: tuple[int, ...] | None,
-) -> bool:
-    """Does a cheap necessary condition rule out every tower of `k0` levels (C-5, C-6.3a)?
-
-    Most impossible game queries stop here, before any pattern table is built. Levels narrow
-    except with Balance, from at most the widest level the team can form (a Base bottom adds one
-    level); each level's smallest number is new except with Strength; the level of the highest
-    festival number bounds the levels from it up the same way; a shape must fit the ranks and
-    the counts.
-    """
-    if shape is not None and _shape_impossible(counts, ranks, tb, shape):
-        return True
-    K = len(counts)
-    wmax = tb.limit + ranks.width * tb.step
-    has_base = ranks.base >= 1
-    maxwin = tb.maxwin if ranks.mix else 1
-    if maxwin == 1:
-        widest = max(counts)
-    elif maxwin == 2:
-        widest = max(map(add, counts, (*counts[1:], 0)))
-    else:
-        widest = max(sum(counts[p : p + maxwin]) for p in range(K))
-    if widest > tb.limit and has_base:
-        if k0 > min(widest, wmax) + ranks.balance + 1:
-            return True
-    elif k0 > min(widest, wmax) + ranks.balance:
-        return True
-    if k0 > K - counts.count(0) + ranks.strength:
-        return True
-    if req_mask:
-        # The level holding the highest festival number: levels from it up as above; levels
-        # below it have still higher smallest numbers, except with Strength.
-        hi = req_mask.bit_length() - 1
-        w = sum(counts[max(0, hi - maxwin + 1) : hi + maxwin])
-        up = min(w, wmax + 1 if has_base else wmax) + ranks.balance
-        if k0 > up + K - 1 - hi - counts[hi + 1 :].count(0) + ranks.strength:
-            return True
-    return False
-
-
-def _shape_impossible(
-    counts: tuple[int, ...], ranks: _Ranks, tb: _Tables, shape: tuple[int, ...]
-) -> bool:
-    """Can no tower of the team have exactly `shape` (C-8.3)? Widths never grow upwards (C-5.4)
-    and stay equal only with Balance; only the bottom may exceed the Width limit, with Base; and
-    the i-th widest level needs the i-th largest count, give or take a Mix level or a second
-    level on one number (Strength)."""
-    if not shape or min(shape) < 1 or sum(shape) > sum(counts):
+def _shape_ruled_out(shape: tuple[int, ...], ranks: _Ranks, wmax: int) -> bool:
+    """Do the ranks alone forbid `shape` (C-8.3)? Widths never grow upwards (C-5.4) and stay
+    equal only with Balance; only the bottom may exceed the Width limit, with Base."""
+    if min(shape) < 1:
         return True
     equal = 0
     for below, above in pairwise(shape):
@@ -470,41 +553,111 @@ def _shape_impossible(
             if above > below:
                 return True  # wider than the level below
             equal += 1
-    wmax = tb.limit + ranks.width * tb.step
-    if (
+    return (
         equal > ranks.balance
         or max(shape[1:], default=0) > wmax
         or (shape[0] > wmax and ranks.base < 1)
-    ):
+    )
+
+
+# --- Prefilter: cheap necessary conditions on the team, before any table is built ---------------
+
+
+def _required_mask(sizes: tuple[int, ...], counts: tuple[int, ...], tb: _Tables) -> int | None:
+    """Bit per position of the festival sizes a tower must include (C-9.2); None when the team
+    holds no casteller of one of them, so no tower can compete."""
+    req_mask = 0
+    index = tb.index
+    for s in sizes:
+        i = index.get(s)
+        if i is None or not counts[i]:
+            return None
+        req_mask |= 1 << i
+    return req_mask
+
+
+def _impossible(counts: tuple[int, ...], su: _Setup, req_mask: int) -> bool:
+    """Does a cheap necessary condition rule out every tower of `su.k0` levels (C-5, C-6.3a)?
+
+    Most impossible game queries stop here, before any pattern table is built. Levels narrow
+    except with Balance, from at most the widest level the team can form (a Base bottom adds one
+    level); each level's smallest number is new except with Strength; the level of the highest
+    festival number bounds the levels from it up the same way; a shape must fit the counts.
+    """
+    if su.shape is not None and _shape_unfillable(counts, su):
         return True
-    slack = ranks.mix + ranks.strength
+    k0, wmax, maxwin = su.k0, su.wmax, su.maxwin
+    # One pass: the numbers the team holds, and its widest level within a Mix window.
+    held = widest = 0
+    if maxwin == 1:
+        for c in counts:
+            if c:
+                held += 1
+                if c > widest:
+                    widest = c
+    elif maxwin == 2:
+        prev = 0
+        for c in counts:
+            if c:
+                held += 1
+                if prev + c > widest:
+                    widest = prev + c
+            prev = c
+    else:
+        held = len(counts) - counts.count(0)
+        widest = max(sum(counts[p : p + maxwin]) for p in range(len(counts)))
+    has_base = su.base >= 1
+    # A Base bottom wider than the limit adds a level above the widest plain one.
+    extra = 1 if has_base and widest > su.limit else 0
+    if k0 > (widest if widest < wmax else wmax) + su.balance + extra:
+        return True
+    if k0 > held + su.strength:
+        return True
+    if req_mask:
+        # The level holding the highest festival number: levels from it up as above; levels
+        # below it have still higher smallest numbers, except with Strength.
+        K = len(counts)
+        hi = req_mask.bit_length() - 1
+        w = sum(counts[max(0, hi - maxwin + 1) : hi + maxwin])
+        up = min(w, wmax + 1 if has_base else wmax) + su.balance
+        if k0 > up + K - 1 - hi - counts[hi + 1 :].count(0) + su.strength:
+            return True
+    return False
+
+
+def _shape_unfillable(counts: tuple[int, ...], su: _Setup) -> bool:
+    """Can the team not fill `su.shape` (C-8.3)? It needs as many castellers, and the i-th
+    widest level needs the i-th largest count, give or take a Mix level or a second level on
+    one number (Strength)."""
+    shape = su.shape
+    assert shape is not None
+    if sum(shape) > sum(counts):
+        return True
+    slack = su.mix + su.strength
     by_count = sorted(counts, reverse=True)
     return any(
         i - slack >= len(counts) or by_count[i - slack] < shape[i] for i in range(slack, len(shape))
     )
 
 
-# --- Setup: once per query ----------------------------------------------------------------------
+# --- Setup per team: the tables of the positions it holds -----------------------------------------
 
 
 class _Query:
-    """Everything the search of one query reads, computed once before it starts (`_prepare`).
+    """The per-team facts the search of one query reads, computed once (`_prepare`).
 
     Per position p (of `TowerRules.sizes`): `plain_t[p]` / `mixed_t[p]` the pattern tables of
     single-number levels / every level (Mix levels too, when the Mix rank allows them);
-    `reach[p]` how many positions a level from p may span; `dist_below[p]` the positions below p
-    holding castellers; `match_below[p]` / `mpos_below[p]` the matching castellers / festival
-    positions below p; `match_upto[p]` / `mpos_upto[p]` the same for everything a level with
-    smallest position <= p and the levels above can hold. `pres` lists the positions holding
-    castellers, highest first. `eq_after[k]` counts the equal neighbours among the top `k`
-    levels of a shape (each a Balance use).
+    `dist_below[p]` the positions below p holding castellers; `match_below[p]` /
+    `mpos_below[p]` the matching castellers / festival positions below p; `match_upto[p]` /
+    `mpos_upto[p]` the same for everything a level with smallest position <= p and the levels
+    above can hold. `pres` lists the positions holding castellers, highest first; `need_w` the
+    Width uses per level width, for widths up to the team's size at least.
     """
 
     __slots__ = (
         "counts",
         "dist_below",
-        "eq_after",
-        "k0",
         "match",
         "match_below",
         "match_upto",
@@ -512,25 +665,14 @@ class _Query:
         "mpos_below",
         "mpos_upto",
         "n_sizes",
-        "need_mask",
         "need_w",
         "plain_t",
         "pres",
-        "ranks",
-        "reach",
         "req_mask",
-        "shape",
-        "tb",
-        "tri",
-        "w_level",
-        "w_match",
-        "wmax",
     )
 
     counts: tuple[int, ...]
     dist_below: list[int]
-    eq_after: list[int]
-    k0: int
     match: Sequence[int]
     match_below: Sequence[int]
     match_upto: Sequence[int]
@@ -538,121 +680,133 @@ class _Query:
     mpos_below: Sequence[int]
     mpos_upto: Sequence[int]
     n_sizes: int
-    need_mask: int
     need_w: list[int]
     plain_t: list[tuple]
     pres: list[int]
-    ranks: _Ranks
-    reach: Sequence[int]
     req_mask: int
-    shape: tuple[int, ...] | None
-    tb: _Tables
-    tri: Sequence[int]
-    w_level: int
-    w_match: int
-    wmax: int
 
 
-def _prepare(
-    counts: tuple[int, ...],
-    ranks: _Ranks,
-    tb: _Tables,
-    req_mask: int,
-    k0: int,
-    shape: tuple[int, ...] | None,
-    need_mask: int,
-    w_level: int,
-    w_match: int,
-) -> _Query:
-    """The per-query facts of `_Query`: built once, so that the search's bounds are lookups."""
+def _prepare(counts: tuple[int, ...], su: _Setup, tb: _Tables, req_mask: int) -> _Query:
+    """The per-team facts of `_Query`: built once, so that the search's bounds are lookups.
+
+    Plain loops over the positions rather than itertools: a small query pays for each distinct
+    step it takes, far more than for the few iterations."""
     q = _Query()
-    q.counts, q.ranks, q.tb, q.req_mask, q.k0, q.shape = counts, ranks, tb, req_mask, k0, shape
-    q.need_mask, q.w_level, q.w_match = need_mask, w_level, w_match
+    q.counts, q.req_mask = counts, req_mask
     q.n_sizes = req_mask.bit_count()
     K = len(counts)
-    q.wmax = wmax = tb.limit + ranks.width * tb.step
-    q.pres = pres = list(compress(tb.positions, counts))
-    q.dist_below = list(accumulate(map(bool, counts), initial=0))
+    pres: list[int] = []
+    dist_below = [0] * (K + 1)
+    held = total = 0
+    for p in range(K):
+        c = counts[p]
+        if c:
+            pres.append(p)
+            held += 1
+            total += c
+        dist_below[p + 1] = held
+    q.dist_below = dist_below
     if req_mask:
-        q.match = match = [req_mask >> p & 1 for p in tb.positions]
-        q.match_below = match_below = list(accumulate(map(mul, counts, match), initial=0))
-        q.mpos_below = mpos_below = list(accumulate(match, initial=0))
+        q.match = match = [0] * K
+        q.match_below = match_below = [0] * (K + 1)
+        q.mpos_below = mpos_below = [0] * (K + 1)
+        m = mp = 0
+        for p in range(K):
+            if req_mask >> p & 1:
+                match[p] = 1
+                m += counts[p]
+                mp += 1
+            match_below[p + 1] = m
+            mpos_below[p + 1] = mp
+        if su.mix < 1:
+            q.match_upto = match_below[1:]
+            q.mpos_upto = mpos_below[1:]
+        else:
+            spread = tb.spread
+            q.match_upto = [*match_below[1 + spread :], *[m] * spread] if spread < K else [m] * K
+            q.mpos_upto = [*mpos_below[1 + spread :], *[mp] * spread] if spread < K else [mp] * K
     else:
-        q.match = tb.zeros_k
+        q.match = q.match_upto = q.mpos_upto = tb.zeros_k
         q.match_below = q.mpos_below = tb.zeros_k1
-    spread_on = ranks.mix >= 1
-    q.plain_t, q.mixed_t = _pattern_tables(
-        tb, counts, pres, q.match, req_mask, spread_on, w_level, w_match
-    )
+    q.plain_t, q.mixed_t = _pattern_tables(tb, su, counts, pres, q.match, req_mask)
     pres.reverse()  # pres[d - dist_below[p + 1]:] lists the positions <= p, from the highest
-    q.reach = tb.win if spread_on else tb.one
-    if not req_mask:
-        q.match_upto = q.mpos_upto = tb.zeros_k
-    elif not spread_on:
-        q.match_upto = match_below[1:]
-        q.mpos_upto = mpos_below[1:]
-    else:
-        spread = tb.spread
-        m, mp = match_below[-1], mpos_below[-1]
-        q.match_upto = [*match_below[1 + spread :], *[m] * spread] if spread < K else [m] * K
-        q.mpos_upto = [*mpos_below[1 + spread :], *[mp] * spread] if spread < K else [mp] * K
+    q.pres = pres
     need_w = tb.need_w
-    total = sum(counts)
-    if len(need_w) <= total or len(need_w) <= wmax:
-        need_w = tb.width_uses(max(total, wmax))
+    if len(need_w) <= total or len(need_w) <= su.wmax:
+        need_w = tb.width_uses(max(total, su.wmax))
     q.need_w = need_w
-    # Levels above an option are at most `wmax` wide (see `_TRI`).
-    q.tri = _TRI if wmax < len(_TRI) else tuple(r * (r + 1) // 2 for r in range(wmax + 1))
-    q.eq_after = eq_after = [0] * (k0 + 2)
-    if shape is not None:
-        for kk in range(2, len(shape) + 1):
-            lo = len(shape) - kk
-            eq_after[kk] = eq_after[kk - 1] + (shape[lo + 1] == shape[lo])
     return q
 
 
 def _pattern_tables(
     tb: _Tables,
+    su: _Setup,
     counts: tuple[int, ...],
     pres: list[int],
     match: Sequence[int],
     req_mask: int,
-    spread_on: bool,
-    w_level: int,
-    w_match: int,
 ) -> tuple[list[tuple], list[tuple]]:
     """The pattern tables per position: single-number levels, and every level (Mix levels
     included; the same as the first when no Mix level is possible). A state with no Mix use
     left, or a level of the number the level below left over (Strength), only needs the first.
 
     Tables are cached per rules and score weights on the counts they read, since teams of one
-    game share most of them; the cache starts afresh when it grows past `_PATTERN_CACHE_MAX`.
+    game share most of them (one lookup per position: a Mix window's entry holds both of its
+    tables); the cache starts afresh when it grows past `_PATTERN_CACHE_MAX`.
     """
-    cache = tb.patterns.get((w_level, w_match))
-    if cache is None or len(cache) > _PATTERN_CACHE_MAX:
-        cache = tb.patterns[w_level, w_match] = {}
+    cache = su.cache
+    if len(cache) > _PATTERN_CACHE_MAX:
+        cache.clear()
+    w_level, w_match = su.w_level, su.w_match
     K = len(counts)
     plain_t = [_NO_PATTERNS] * K
-    for p in pres:
-        c = counts[p]
-        key = (c * K + p) * 2 + match[p]
-        table = cache.get(key)
-        if table is None:
-            table = cache[key] = _patterns(tb, p, (c,), match[p], w_level, w_match)
-        plain_t[p] = table
-    if not spread_on:
+    if su.mix < 1:
+        for p in pres:
+            c = counts[p]
+            key = (c * K + p) * 2 + match[p]
+            table = cache.get(key)
+            if table is None:
+                table = cache[key] = _patterns(tb, p, (c,), match[p], w_level, w_match)
+            plain_t[p] = table
         return plain_t, plain_t
     win = tb.win
-    mixed_t = plain_t[:]
+    mixed_t = [_NO_PATTERNS] * K
     for p in pres:
+        c = counts[p]
         L = win[p]
-        if L > 1 and any(counts[p + 1 : p + L]):
+        if L == 2:
+            wkey: tuple = (p, c, counts[p + 1], req_mask >> p & 3) if counts[p + 1] else ()
+        elif L > 2 and any(counts[p + 1 : p + L]):
             wkey = (p, counts[p : p + L], (req_mask >> p) & ((1 << L) - 1))
-            table = cache.get(wkey)
+        else:
+            wkey = ()
+        if wkey:
+            pair = cache.get(wkey)
+            if pair is None:
+                pair = cache[wkey] = _window_tables(tb, su, p, counts, req_mask)
+            plain_t[p], mixed_t[p] = pair
+        else:
+            key = (c * K + p) * 2 + match[p]
+            table = cache.get(key)
             if table is None:
-                table = cache[wkey] = _patterns(tb, p, wkey[1], wkey[2], w_level, w_match)
-            mixed_t[p] = table
+                table = cache[key] = _patterns(tb, p, (c,), match[p], w_level, w_match)
+            plain_t[p] = mixed_t[p] = table
     return plain_t, mixed_t
+
+
+def _window_tables(
+    tb: _Tables, su: _Setup, p: int, counts: tuple[int, ...], req_mask: int
+) -> tuple[tuple, tuple]:
+    """The pattern tables of position `p` whose Mix window holds castellers above p: its
+    single-number levels (from the cache too, keyed as in `_pattern_tables`) and every level."""
+    L = tb.win[p]
+    c, m = counts[p], req_mask >> p & 1
+    key = (c * len(counts) + p) * 2 + m
+    plain = su.cache.get(key)
+    if plain is None:
+        plain = su.cache[key] = _patterns(tb, p, (c,), m, su.w_level, su.w_match)
+    bits = (req_mask >> p) & ((1 << L) - 1)
+    return plain, _patterns(tb, p, counts[p : p + L], bits, su.w_level, su.w_match)
 
 
 # --- The tie-break bound, and the options of one position ---------------------------------------
@@ -709,9 +863,9 @@ def _cannot_win_tie(
 _State = tuple[int, int, int, int, int, int, int, int, int, int]
 
 
-def _search(q: _Query, exact: bool, first: bool = False) -> _Result | None:
-    """Branch and bound over the levels of the query `q` (see the module docstring): the best
-    `_Result`, or None when no tower meets the query. `exact`: the height is fixed.
+def _search(q: _Query, su: _Setup, first: bool = False) -> _Result | None:
+    """Branch and bound over the levels of the query of team facts `q` and setup `su` (see the
+    module docstring): the best `_Result`, or None when no tower meets the query.
 
     `first`: whether *some* tower meets the query is all that is asked (counting legal
     actions needs no more), so every state returns its first completion that reaches the score
@@ -726,18 +880,21 @@ def _search(q: _Query, exact: bool, first: bool = False) -> _Result | None:
     state, through the memo). The levels of one position are a loop inside `expand`, not a
     function: a call per position costs more than a tenth of a small game query.
     """
-    tb = q.tb
-    counts, shape, need_w, tri, eq_after = q.counts, q.shape, q.need_w, q.tri, q.eq_after
-    plain_t, mixed_t, pres, dist_below = q.plain_t, q.mixed_t, q.pres, q.dist_below
+    tb = su.tb
+    counts, need_w, pres, dist_below = q.counts, q.need_w, q.pres, q.dist_below
+    plain_t, mixed_t = q.plain_t, q.mixed_t
     match, match_below, mpos_below = q.match, q.match_below, q.mpos_below
     match_upto, mpos_upto = q.match_upto, q.mpos_upto
-    w_level, w_match, wmax, k0, need_mask = q.w_level, q.w_match, q.wmax, q.k0, q.need_mask
-    balance_rank, base_rank, mix_rank, strength_rank, _ = q.ranks
+    shape, tri, eq_after, exact, n_levels = su.shape, su.tri, su.eq_after, su.exact, su.n_levels
+    w_level, w_match, wmax, k0, need_mask = su.w_level, su.w_match, su.wmax, su.k0, su.need_mask
+    balance_rank, base_rank, mix_rank, strength_rank = su.balance, su.base, su.mix, su.strength
     limit, step, vals = tb.limit, tb.step, tb.vals
-    reach_mix, reach_plain, lo_mix, lo_plain = q.reach, tb.one, tb.lo_mix, tb.lo_plain
-    n_levels = k0 if exact else 0
+    reach_mix, reach_plain, lo_mix, lo_plain = su.reach, tb.one, tb.lo_mix, tb.lo_plain
     first_found = first  # (`expand` has a local of that name)
     d = len(pres)
+    # The lowest position a bottom level may start on: every level above it holds numbers no
+    # larger than its smallest, so its window must reach the highest required number.
+    lo_req = su.reach_lo[q.req_mask.bit_length()]
     sized = q.req_mask != 0  # festival sizes: matches count
     by_width = 0 if shape is None else 2  # which pattern lists a level's options come from
     memo: dict[_State, _Result | int | None] = {}
@@ -1023,7 +1180,7 @@ def _search(q: _Query, exact: bool, first: bool = False) -> _Result | None:
             return order, _POPCOUNT[need_mask & ~_BALANCE_BIT] + balance
         target0 = shape[0] if shape is not None else 0
         order = []
-        for p in pres:
+        for p in pres[: d - dist_below[lo_req]]:
             w = target0 or len(mixed_t[p][2]) - 1  # the widest bottom on p
             if w > wmax and not (base_rank and w > limit):
                 if target0:
@@ -1207,7 +1364,7 @@ def _solve(
     found = _query(
         _counts(team, tb.index),
         rank_t,
-        rules,
+        tb,
         sizes_t,
         min_levels,
         n_levels,
