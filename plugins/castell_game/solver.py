@@ -64,7 +64,7 @@ tower is re-checked with `towers.check`, and its `uses` are check's `uses`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise, product
@@ -407,6 +407,7 @@ class _Setup:
         "need_mask",
         "reach",
         "reach_lo",
+        "searchers",
         "shape",
         "strength",
         "tb",
@@ -429,6 +430,7 @@ class _Setup:
     need_mask: int
     reach: tuple[int, ...]
     reach_lo: tuple[int, ...]
+    searchers: tuple[list, list]
     shape: tuple[int, ...] | None
     strength: int
     tb: _Tables
@@ -512,6 +514,7 @@ def _new_setup(
     if cache is None:
         cache = tb.patterns[w_level, w_match] = {}
     su.cache = cache
+    su.searchers = ([], [])
     return su
 
 
@@ -867,36 +870,61 @@ def _search(q: _Query, su: _Setup, first: bool = False) -> _Result | None:
     """Branch and bound over the levels of the query of team facts `q` and setup `su` (see the
     module docstring): the best `_Result`, or None when no tower meets the query.
 
+    The search's closures depend only on the setup, so they are built once per setup and
+    `first` (`_searcher`) and kept in a pool on it: a search takes one out and puts it back, so
+    two searches running at once (threads) never share one.
+    """
+    pool = su.searchers[first]
+    try:
+        run = pool.pop()
+    except IndexError:
+        run = _searcher(su, first)
+    try:
+        return run(q)
+    finally:
+        pool.append(run)
+
+
+def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
+    """The search of setup `su` (see `_search`), as a function of a query's team facts.
+
     `first`: whether *some* tower meets the query is all that is asked (counting legal
     actions needs no more), so every state returns its first completion that reaches the score
     it must beat, and the root its first tower. The bounds that prune are the same upper
     bounds, against the least score any answer has, so None is still a proof; the tie-break
     prunes never run (they need a result, and a result ends the search).
 
-    The pieces are closures over the query's facts, bound once here as locals, because the
-    search runs them for every state and option: `best_from_bottom` (the root: every bottom
-    level, best positions first, from `bottom_positions`), `expand` (the best completion of a
-    state: positions from the highest, and on each the levels that fit) and `above` (a child
-    state, through the memo). The levels of one position are a loop inside `expand`, not a
-    function: a call per position costs more than a tenth of a small game query.
+    The pieces are closures, because the search runs them for every state and option: the
+    setup's facts are bound once here, the team's by `run` (into the same cells) at the start
+    of every search, with a fresh memo. `best_from_bottom` is the root (every bottom level,
+    best positions first, from `bottom_positions`), `expand` the best completion of a state
+    (positions from the highest, and on each the levels that fit) and `above` a child state,
+    through the memo. The levels of one position are a loop inside `expand`, not a function: a
+    call per position costs more than a tenth of a small game query.
     """
     tb = su.tb
-    counts, need_w, pres, dist_below = q.counts, q.need_w, q.pres, q.dist_below
-    plain_t, mixed_t = q.plain_t, q.mixed_t
-    match, match_below, mpos_below = q.match, q.match_below, q.mpos_below
-    match_upto, mpos_upto = q.match_upto, q.mpos_upto
     shape, tri, eq_after, exact, n_levels = su.shape, su.tri, su.eq_after, su.exact, su.n_levels
     w_level, w_match, wmax, k0, need_mask = su.w_level, su.w_match, su.wmax, su.k0, su.need_mask
     balance_rank, base_rank, mix_rank, strength_rank = su.balance, su.base, su.mix, su.strength
     limit, step, vals = tb.limit, tb.step, tb.vals
     reach_mix, reach_plain, lo_mix, lo_plain = su.reach, tb.one, tb.lo_mix, tb.lo_plain
+    reach_lo = su.reach_lo
     first_found = first  # (`expand` has a local of that name)
-    d = len(pres)
-    # The lowest position a bottom level may start on: every level above it holds numbers no
-    # larger than its smallest, so its window must reach the highest required number.
-    lo_req = su.reach_lo[q.req_mask.bit_length()]
-    sized = q.req_mask != 0  # festival sizes: matches count
     by_width = 0 if shape is None else 2  # which pattern lists a level's options come from
+    # The team's facts, bound by `run` for each search (see `_Query`).
+    counts: tuple[int, ...] = ()
+    need_w: list[int] = []
+    pres: list[int] = []
+    dist_below: list[int] = []
+    plain_t: list[tuple] = []
+    mixed_t: list[tuple] = []
+    match: Sequence[int] = ()
+    match_below: Sequence[int] = ()
+    mpos_below: Sequence[int] = ()
+    match_upto: Sequence[int] = ()
+    mpos_upto: Sequence[int] = ()
+    req_mask = n_sizes = d = lo_req = 0
+    sized = False
     memo: dict[_State, _Result | int | None] = {}
 
     def above(
@@ -1205,13 +1233,12 @@ def _search(q: _Query, su: _Setup, first: bool = False) -> _Result | None:
         `bottom_positions`, and on a position the widest bottoms first, so that a good tower
         prunes the rest early.
         """
-        floor = w_level * k0 + w_match * q.n_sizes
+        floor = w_level * k0 + w_match * n_sizes
         target0 = shape[0] if shape is not None else 0
         kcap = k0 - 1 if exact else len(counts) + strength_rank
         base_min = limit + 1 if base_rank else 1 << 30  # narrowest bottom that can be a Base level
         bases = (0, 1) if base_rank else (0,)
         order, least = bottom_positions(floor, kcap)
-        req_mask = q.req_mask
         result: _Result | None = None
         best_s = _NEG
         for pub, p in order:
@@ -1311,12 +1338,26 @@ def _search(q: _Query, su: _Setup, first: bool = False) -> _Result | None:
                         best_s = cand[0]
         return result
 
-    answer = best_from_bottom()
-    # The closures refer to each other through their cells (`above` -> `expand` -> `above`):
-    # clearing the cell of `expand` frees the search's memo and
-    # tables at once rather than leaving them to the cyclic garbage collector.
-    expand = None  # type: ignore[assignment]  # noqa: F811
-    return answer
+    def run(q: _Query) -> _Result | None:
+        """One search: bind the team's facts, search from the root, empty the memo."""
+        nonlocal counts, need_w, pres, dist_below, plain_t, mixed_t, match, match_below
+        nonlocal mpos_below, match_upto, mpos_upto, req_mask, n_sizes, d, lo_req, sized
+        counts, need_w, pres, dist_below = q.counts, q.need_w, q.pres, q.dist_below
+        plain_t, mixed_t = q.plain_t, q.mixed_t
+        match, match_below, mpos_below = q.match, q.match_below, q.mpos_below
+        match_upto, mpos_upto = q.match_upto, q.mpos_upto
+        req_mask, n_sizes = q.req_mask, q.n_sizes
+        d = len(pres)
+        # The lowest position a bottom level may start on: every level above it holds numbers
+        # no larger than its smallest, so its window must reach the highest required number.
+        lo_req = reach_lo[req_mask.bit_length()]
+        sized = req_mask != 0  # festival sizes: matches count
+        try:
+            return best_from_bottom()
+        finally:
+            memo.clear()
+
+    return run
 
 
 def _solution(
