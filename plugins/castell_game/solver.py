@@ -64,6 +64,7 @@ tower is re-checked with `towers.check`, and its `uses` are check's `uses`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -96,6 +97,7 @@ _POPCOUNT = tuple(bin(i).count("1") for i in range(32))
 _NEG = -(1 << 60)
 # Triangular numbers: r levels narrowing by one each below n hold n * r - _TRI[r] castellers.
 _TRI = tuple(r * (r + 1) // 2 for r in range(64))
+_TRI_ROOT = tuple((math.isqrt(8 * x + 1) - 1) // 2 for x in range(512))
 # A search result: (score, matches, -uses, chain of levels (level, rest of the chain) or ()).
 _Result = tuple[int, int, int, tuple]
 # The empty completion: the tower stops here.
@@ -582,19 +584,21 @@ def _required_mask(sizes: tuple[int, ...], counts: tuple[int, ...], tb: _Tables)
 def _impossible(counts: tuple[int, ...], su: _Setup, req_mask: int) -> bool:
     """Does a cheap necessary condition rule out every tower of `su.k0` levels (C-5, C-6.3a)?
 
-    Most impossible game queries stop here, before any pattern table is built. Levels narrow
-    except with Balance, from at most the widest level the team can form (a Base bottom adds one
-    level); each level's smallest number is new except with Strength; the level of the highest
-    festival number bounds the levels from it up the same way; a shape must fit the counts.
+    Most impossible game queries stop here, before any pattern table is built. The team's
+    castellers stack at most `_most_levels` levels; levels narrow except with Balance, from at
+    most the widest level the team can form (a Base bottom adds one level); each level's
+    smallest number is new except with Strength; the level of the highest festival number
+    bounds the levels from it up the same way; a shape must fit the counts.
     """
     if su.shape is not None and _shape_unfillable(counts, su):
         return True
     k0, wmax, maxwin = su.k0, su.wmax, su.maxwin
-    # One pass: the numbers the team holds, and its widest level within a Mix window.
-    held = widest = 0
+    # One pass: the castellers, the numbers the team holds, its widest level in a Mix window.
+    total = held = widest = 0
     if maxwin == 1:
         for c in counts:
             if c:
+                total += c
                 held += 1
                 if c > widest:
                     widest = c
@@ -602,13 +606,17 @@ def _impossible(counts: tuple[int, ...], su: _Setup, req_mask: int) -> bool:
         prev = 0
         for c in counts:
             if c:
+                total += c
                 held += 1
                 if prev + c > widest:
                     widest = prev + c
             prev = c
     else:
+        total = sum(counts)
         held = len(counts) - counts.count(0)
         widest = max(sum(counts[p : p + maxwin]) for p in range(len(counts)))
+    if k0 > _most_levels(total, su.balance, _tri_root(total)):
+        return True
     has_base = su.base >= 1
     # A Base bottom wider than the limit adds a level above the widest plain one.
     extra = 1 if has_base and widest > su.limit else 0
@@ -813,6 +821,28 @@ def _window_tables(
 
 
 # --- The tie-break bound, and the options of one position ---------------------------------------
+
+
+def _most_levels(castellers: int, balance: int, tri_root: Sequence[int]) -> int:
+    """The most levels `castellers` castellers can stack with at most `balance` Balance uses.
+
+    Safe bound (C-5.4, C-6.2): going down from the top, widths never shrink and stay equal
+    only with a Balance use, and every level holds at least one casteller. So m levels with at
+    most b equal neighbours hold at least b + 1 + 2 + ... + (m - b) = b + _TRI[m - b] castellers
+    (the b equalities among the width-1 levels on top), and m castellers when m <= b + 1. Base,
+    Mix, Strength and Width change which numbers and how wide, not this count. `tri_root[x]` is
+    the largest r with _TRI[r] <= x (`_TRI_ROOT`, or a longer one for a larger team).
+    """
+    if castellers <= balance:
+        return castellers
+    return balance + tri_root[castellers - balance]
+
+
+def _tri_root(n: int) -> tuple[int, ...]:
+    """`_TRI_ROOT` long enough for `n` castellers."""
+    if n < len(_TRI_ROOT):
+        return _TRI_ROOT
+    return tuple((math.isqrt(8 * x + 1) - 1) // 2 for x in range(n + 1))
 
 
 def _fewest_uses(need: int, balance_floor: int, levels: int, width: int, numbers_below: int) -> int:
