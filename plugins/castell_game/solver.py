@@ -81,6 +81,7 @@ from castell_game.towers import (
     WIDTH,
     TowerRules,
     check,
+    legal_accountings,
 )
 
 # One bit per relaxation: a set of them is the exhibition skills a tower still has to use.
@@ -200,8 +201,26 @@ class _Tables:
         return self.need_w
 
 
-@lru_cache(maxsize=64)
+# The tables of the rules objects last used, by identity: (rules, tables); the entry holds the
+# rules, so their id is not reused while it is there.
+_TABLES_BY_ID: dict[int, tuple[TowerRules, _Tables]] = {}
+
+
 def _tables(rules: TowerRules) -> _Tables:
+    """The `_Tables` of `rules`, shared by equal rules (`_tables_of`); looked up by identity
+    first, which needs no hashing of the rules."""
+    entry = _TABLES_BY_ID.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    tb = _tables_of(rules)
+    if len(_TABLES_BY_ID) >= 64:
+        _TABLES_BY_ID.clear()
+    _TABLES_BY_ID[id(rules)] = (rules, tb)
+    return tb
+
+
+@lru_cache(maxsize=64)
+def _tables_of(rules: TowerRules) -> _Tables:
     return _Tables(rules)
 
 
@@ -340,7 +359,7 @@ def _query(
     counts: tuple[int, ...],
     rank_t: tuple[int, ...],
     tb: _Tables,
-    sizes: tuple[int, ...],
+    size_bits: int,
     min_levels: int,
     n_levels: int | None,
     shape: tuple[int, ...] | None,
@@ -350,10 +369,11 @@ def _query(
     first: bool = False,
 ) -> tuple[tuple[tuple[int, ...], ...], int] | None:
     """One memoised search: the best tower's levels and how many of its castellers are numbered
-    in `sizes`, or None (proof that no tower meets the query). With `first`, any tower that
-    meets the query, the first the search completes (see `_search`).
+    in the festival sizes, or None (proof that no tower meets the query). With `first`, any
+    tower that meets the query, the first the search completes (see `_search`).
 
-    Constraints: includes a casteller of every number in `sizes`; at least `min_levels` levels;
+    The sizes come as `size_bits` (`_size_bits`: a bit per position, -1 for a number that is
+    not a size). Constraints: includes a casteller of every size; at least `min_levels` levels;
     exactly `n_levels` levels and/or exactly `shape` when given; one accounting uses every skill
     in `need_mask`. Objective: `w_level` per level + `w_match` per casteller numbered in `sizes`.
     `tb` stands for the rules (`_tables` gives equal rules the same one).
@@ -361,10 +381,11 @@ def _query(
     su = _setup(tb, rank_t, min_levels, n_levels, shape, need_mask, w_level, w_match)
     if su is None:
         return None
-    req_mask = _required_mask(sizes, counts, tb)
-    if req_mask is None or _impossible(counts, su, req_mask):
+    if size_bits and not _holds_sizes(size_bits, counts):
         return None
-    found = _search(_prepare(counts, su, tb, req_mask), su, first)
+    if _impossible(counts, su, size_bits):
+        return None
+    found = _search(_prepare(counts, su, tb, size_bits), su, first)
     if found is None:
         return None
     levels = []
@@ -568,17 +589,31 @@ def _shape_ruled_out(shape: tuple[int, ...], ranks: _Ranks, wmax: int) -> bool:
 # --- Prefilter: cheap necessary conditions on the team, before any table is built ---------------
 
 
-def _required_mask(sizes: tuple[int, ...], counts: tuple[int, ...], tb: _Tables) -> int | None:
-    """Bit per position of the festival sizes a tower must include (C-9.2); None when the team
-    holds no casteller of one of them, so no tower can compete."""
-    req_mask = 0
+def _size_bits(sizes: Iterable[int], tb: _Tables) -> int:
+    """The festival sizes as a bit per number position; -1 when one is not a casteller number
+    (no tower can include it, C-9.2). Order and repeats do not matter, so equal questions
+    share a memo entry."""
+    bits = 0
     index = tb.index
     for s in sizes:
         i = index.get(s)
-        if i is None or not counts[i]:
-            return None
-        req_mask |= 1 << i
-    return req_mask
+        if i is None:
+            return -1
+        bits |= 1 << i
+    return bits
+
+
+def _holds_sizes(size_bits: int, counts: tuple[int, ...]) -> bool:
+    """Does the team hold a casteller of every festival size (C-9.2)? Without one no tower
+    can compete."""
+    if size_bits < 0:
+        return False
+    while size_bits:
+        low = size_bits & -size_bits
+        if not counts[low.bit_length() - 1]:
+            return False
+        size_bits ^= low
+    return True
 
 
 def _impossible(counts: tuple[int, ...], su: _Setup, req_mask: int) -> bool:
@@ -625,13 +660,21 @@ def _impossible(counts: tuple[int, ...], su: _Setup, req_mask: int) -> bool:
     if k0 > held + su.strength:
         return True
     if req_mask:
-        # The level holding the highest festival number: levels from it up as above; levels
-        # below it have still higher smallest numbers, except with Strength.
-        K = len(counts)
+        # The level holding the highest festival number: levels from it up as above (it is
+        # at most as wide as the castellers within a Mix window of that number); levels below
+        # it have still higher smallest numbers (as many as the numbers held above it), except
+        # with Strength.
         hi = req_mask.bit_length() - 1
-        w = sum(counts[max(0, hi - maxwin + 1) : hi + maxwin])
-        up = min(w, wmax + 1 if has_base else wmax) + su.balance
-        if k0 > up + K - 1 - hi - counts[hi + 1 :].count(0) + su.strength:
+        lo = hi - maxwin + 1 if hi >= maxwin else 0
+        w = 0
+        for c in counts[lo : hi + maxwin]:
+            w += c
+        cap = wmax + 1 if has_base else wmax
+        up = (w if w < cap else cap) + su.balance
+        for c in counts[hi + 1 :]:
+            if c:
+                up += 1
+        if k0 > up + su.strength:
             return True
     return False
 
@@ -706,10 +749,11 @@ def _prepare(counts: tuple[int, ...], su: _Setup, tb: _Tables, req_mask: int) ->
     q.counts, q.req_mask = counts, req_mask
     q.n_sizes = req_mask.bit_count()
     K = len(counts)
+    positions = tb.positions
     pres: list[int] = []
     dist_below = [0] * (K + 1)
     held = total = 0
-    for p in range(K):
+    for p in positions:
         c = counts[p]
         if c:
             pres.append(p)
@@ -722,7 +766,7 @@ def _prepare(counts: tuple[int, ...], su: _Setup, tb: _Tables, req_mask: int) ->
         q.match_below = match_below = [0] * (K + 1)
         q.mpos_below = mpos_below = [0] * (K + 1)
         m = mp = 0
-        for p in range(K):
+        for p in positions:
             if req_mask >> p & 1:
                 match[p] = 1
                 m += counts[p]
@@ -1251,8 +1295,12 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
                 lv = kcap
             ub = w_level * (1 + lv) + w_match * match_upto[p]
             if ub >= floor:
-                order.append((ub, p))
-        order.sort(reverse=True)
+                # Insert by descending bound, after the equal ones (higher positions come
+                # first): a few positions, so no sort is needed.
+                i = len(order)
+                while i and order[i - 1][0] < ub:
+                    i -= 1
+                order.insert(i, (ub, p))
         return order, -1
 
     def best_from_bottom() -> _Result | None:
@@ -1395,16 +1443,18 @@ def _solution(
     ranks: Mapping[str, int],
     rules: TowerRules,
 ) -> Solution | None:
-    """The Solution of a `_query` answer: check's uses, and the festival score (C-9.3) from
-    the search's count of castellers numbered in the sizes."""
+    """The Solution of a `_query` answer: check's uses (the tower re-checked by the legal path
+    of `towers.check`, which gives a new dict), and the festival score (C-9.3) from the
+    search's count of castellers numbered in the sizes."""
     if found is None:
         return None
     levels, matches = found
-    result = check(levels, ranks, rules)
-    if not result.legal or result.uses is None:
-        raise AssertionError(f"solver built an illegal tower {levels!r}: {result.reason}")
+    accounted = legal_accountings(levels, ranks, rules)
+    if accounted is None:
+        reason = check(levels, ranks, rules).reason
+        raise AssertionError(f"solver built an illegal tower {levels!r}: {reason}")
     score = rules.score_per_level * len(levels) + rules.score_per_match * matches
-    return Solution(levels, score, dict(result.uses))
+    return Solution(levels, score, accounted[0])
 
 
 def _solve(
@@ -1420,7 +1470,7 @@ def _solve(
     first: bool = False,
 ) -> Solution | None:
     tb = _tables(rules)
-    sizes_t = tuple(sorted(set(sizes))) if sizes else ()
+    size_bits = _size_bits(sizes, tb) if sizes else 0
     mask: int | None
     if needs is None:
         mask = 0
@@ -1430,13 +1480,15 @@ def _solve(
             return None
     w_level, w_match = (1, 0) if tallest else (rules.score_per_level, rules.score_per_match)
     rank_t = tuple(map(ranks.get, tb.skills, tb.zeros))
-    if rank_t and min(rank_t) < 0:
-        rank_t = tuple(r if r > 0 else 0 for r in rank_t)
+    for r in rank_t:
+        if r < 0:
+            rank_t = tuple(r if r > 0 else 0 for r in rank_t)
+            break
     found = _query(
         _counts(team, tb.index),
         rank_t,
         tb,
-        sizes_t,
+        size_bits,
         min_levels,
         n_levels,
         tuple(shape) if shape is not None else None,
