@@ -413,13 +413,15 @@ class _Setup:
     (`maxwin`, 1 without Mix); each position's reach (`reach`: `tb.win` or `tb.one`) and
     `reach_lo[h]`, the lowest position whose level reaches position h - 1; the triangular
     numbers the bounds read (`tri`, up to `wmax`); the pattern cache of the score weights
-    (`cache`, see `_pattern_tables`).
+    (`cache`, see `_pattern_tables`); `cast_gate`, the team size below which castellers may
+    bound the levels more than the widths do.
     """
 
     __slots__ = (
         "balance",
         "base",
         "cache",
+        "cast_gate",
         "eq_after",
         "exact",
         "k0",
@@ -443,6 +445,7 @@ class _Setup:
     balance: int
     base: int
     cache: dict
+    cast_gate: int
     eq_after: list[int]
     exact: bool
     k0: int
@@ -528,6 +531,10 @@ def _new_setup(
     su.reach_lo = tb.lo_mix if spread_on else tb.lo_plain
     # Levels above an option are at most `wmax` wide (see `_TRI`).
     su.tri = _TRI if wmax < len(_TRI) else tuple(r * (r + 1) // 2 for r in range(wmax + 1))
+    # Levels narrow from at most wmax + 1 wide (a Base bottom), so with fewer castellers than
+    # balance + wmax + (wmax - 1) + ... + 1 the castellers may allow fewer levels than the
+    # widths: only then does the search bound levels by castellers too (`_Query.scarce`).
+    su.cast_gate = ranks.balance + _TRI[wmax] if wmax < len(_TRI) else 1 << 30
     su.eq_after = eq_after = [0] * (k0 + 2)
     if shape is not None:
         for kk in range(2, len(shape) + 1):
@@ -702,7 +709,9 @@ class _Query:
 
     Per position p (of `TowerRules.sizes`): `plain_t[p]` / `mixed_t[p]` the pattern tables of
     single-number levels / every level (Mix levels too, when the Mix rank allows them);
-    `dist_below[p]` the positions below p holding castellers; `match_below[p]` /
+    `dist_below[p]` / `cast_below[p]` the positions holding castellers / the castellers below p
+    (with `tri_root`, the table `_most_levels` reads, long enough for the team, and `scarce`:
+    whether the search bounds levels by castellers, see `_Setup.cast_gate`); `match_below[p]` /
     `mpos_below[p]` the matching castellers / festival positions below p; `match_upto[p]` /
     `mpos_upto[p]` the same for everything a level with smallest position <= p and the levels
     above can hold. `pres` lists the positions holding castellers, highest first; `need_w` the
@@ -710,6 +719,7 @@ class _Query:
     """
 
     __slots__ = (
+        "cast_below",
         "counts",
         "dist_below",
         "match",
@@ -723,8 +733,11 @@ class _Query:
         "plain_t",
         "pres",
         "req_mask",
+        "scarce",
+        "tri_root",
     )
 
+    cast_below: list[int]
     counts: tuple[int, ...]
     dist_below: list[int]
     match: Sequence[int]
@@ -738,6 +751,8 @@ class _Query:
     plain_t: list[tuple]
     pres: list[int]
     req_mask: int
+    scarce: bool
+    tri_root: Sequence[int]
 
 
 def _prepare(counts: tuple[int, ...], su: _Setup, tb: _Tables, req_mask: int) -> _Query:
@@ -761,6 +776,16 @@ def _prepare(counts: tuple[int, ...], su: _Setup, tb: _Tables, req_mask: int) ->
             total += c
         dist_below[p + 1] = held
     q.dist_below = dist_below
+    q.scarce = scarce = total < su.cast_gate
+    if scarce:
+        q.cast_below = cast_below = [0] * (K + 1)
+        total = 0
+        for p in positions:
+            total += counts[p]
+            cast_below[p + 1] = total
+        q.tri_root = _TRI_ROOT if total < len(_TRI_ROOT) else _tri_root(total)
+    else:
+        q.cast_below, q.tri_root = [], ()  # not read
     if req_mask:
         q.match = match = [0] * K
         q.match_below = match_below = [0] * (K + 1)
@@ -990,6 +1015,8 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
     need_w: list[int] = []
     pres: list[int] = []
     dist_below: list[int] = []
+    cast_below: list[int] = []
+    tri_root: Sequence[int] = ()
     plain_t: list[tuple] = []
     mixed_t: list[tuple] = []
     match: Sequence[int] = ()
@@ -998,7 +1025,7 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
     match_upto: Sequence[int] = ()
     mpos_upto: Sequence[int] = ()
     req_mask = n_sizes = d = lo_req = 0
-    sized = False
+    sized = scarce = False
     memo: dict[_State, _Result | int | None] = {}
 
     def above(
@@ -1091,12 +1118,23 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
             lo = reach_lo[miss.bit_length()]
             if d - dist_below[lo] < last:
                 last = d - dist_below[lo]
+        lvc = 0  # levels above an option on p by the castellers (read for a scarce team)
         for p in pres[d - dist_below[first + 1] : last]:
             dl = dist_below[p]
-            # Any option from here down: one level + what widths/sizes allow + the matches.
+            # Any option from here down: one level + what widths/castellers/sizes allow + the
+            # matches (each shrinks from p down, so the first that fails ends the loop).
             lv = dl + strength_left
             if lv > lv0:
                 lv = lv0
+            if scarce:
+                # `_most_levels` of the castellers below p, and with Strength those of p the
+                # option leaves (it takes one at least).
+                a = cast_below[p]
+                if strength_left:
+                    a += (free if p == lpos else counts[p]) - 1
+                lvc = a if a <= balance_left else balance_left + tri_root[a - balance_left]
+                if lv > lvc:
+                    lv = lvc
             if sized:
                 # Matches: each number is on one level at most, except with Strength.
                 mt = match_upto[p]
@@ -1209,6 +1247,10 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
                     if nk > lv:
                         continue  # too few smaller numbers left for the levels still needed
                 lm = lv
+                if scarce and lv > lvc:
+                    lv = lvc
+                    if nk > lv:
+                        continue  # too few castellers left for the levels still needed
                 nmiss = miss & ~bits
                 if nmiss >> p:
                     continue  # a required number above this level is still missing
@@ -1265,17 +1307,33 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
         memo[key] = result
         return result
 
+    def levels_above_bottom(p: int, left: int) -> int:
+        """The most levels the castellers allow above a bottom on p that leaves `left` of
+        p's castellers (`_most_levels`: those below p, and with Strength those left)."""
+        a = cast_below[p] + left if strength_rank else cast_below[p]
+        return a if a <= balance_rank else balance_rank + tri_root[a - balance_rank]
+
     def bottom_positions(floor: int, kcap: int) -> tuple[list[tuple[int, int]], int]:
-        """The positions a bottom level may start on, each with an upper bound for every bottom
-        there (one level + what widths/sizes allow + the matches up to its window), best first;
-        and the fewest uses any answer has when known (-1: not known, see `best_from_bottom`)."""
+        """The positions a bottom level may start on, best first, each with an upper bound for
+        every bottom there: one level + what widths/sizes/castellers allow (`_most_levels` of
+        the castellers below, and with Strength those of p the bottom leaves) + the matches up
+        to its window; and the fewest uses any answer has when known (-1: not known, see
+        `best_from_bottom`).
+
+        A first-found search (`first_found`) keeps them in the order of the bound without the
+        castellers, which prunes the same but finds its tower in the same place as before."""
         if exact and not sized:
             # Every tower that meets the query scores `floor`: positions from the highest that
-            # leave enough smaller numbers for the levels above. Without Mix levels these come
-            # in descending lexicographic order, so once the best uses no more skills than any
-            # tower must (one per exhibition skill, Balance for a shape's equal neighbours) the
-            # rest lose.
-            order = [(floor, p) for p in pres if dist_below[p] + strength_rank >= k0 - 1]
+            # leave enough smaller numbers and castellers for the levels above. Without Mix
+            # levels these come in descending lexicographic order, so once the best uses no more
+            # skills than any tower must (one per exhibition skill, Balance for a shape's equal
+            # neighbours) the rest lose.
+            order = []
+            for p in pres:
+                if dist_below[p] + strength_rank >= k0 - 1:
+                    if scarce and levels_above_bottom(p, counts[p] - 1) < k0 - 1:
+                        continue
+                    order.append((floor, p))
             if mix_rank:
                 return order, -1
             balance = max(need_mask & _BALANCE_BIT, eq_after[k0])
@@ -1294,13 +1352,23 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
             if lv > kcap:
                 lv = kcap
             ub = w_level * (1 + lv) + w_match * match_upto[p]
-            if ub >= floor:
-                # Insert by descending bound, after the equal ones (higher positions come
-                # first): a few positions, so no sort is needed.
-                i = len(order)
-                while i and order[i - 1][0] < ub:
-                    i -= 1
-                order.insert(i, (ub, p))
+            if scarce:
+                a = cast_below[p] + counts[p] - 1 if strength_rank else cast_below[p]
+                lvc = a if a <= balance_rank else balance_rank + tri_root[a - balance_rank]
+                if lvc < lv:
+                    tight = w_level * (1 + lvc) + w_match * match_upto[p]
+                    if tight < floor:
+                        continue
+                    if not first_found:
+                        ub = tight
+            if ub < floor:
+                continue
+            # Insert by descending bound, after the equal ones (higher positions come first):
+            # a few positions, so no sort is needed.
+            i = len(order)
+            while i and order[i - 1][0] < ub:
+                i -= 1
+            order.insert(i, (ub, p))
         return order, -1
 
     def best_from_bottom() -> _Result | None:
@@ -1328,6 +1396,10 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
             else:
                 heads = table[3][target0] if target0 < len(table[3]) else ()
             dlr = dist_below[p] + strength_rank  # levels above a bottom on p, by numbers left
+            # The castellers for the levels above (for a scarce team): those below p, with
+            # Strength those of p the bottom leaves.
+            cb = cast_below[p] if scarce else 0
+            ab = cb + counts[p] if strength_rank else cb
             mq = match[p]
             mc = match_below[p] + counts[p] * mq
             mlv = mpos_below[p] + strength_rank  # levels above that can hold festival sizes
@@ -1349,6 +1421,13 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
                     if k0 - 1 > lm:
                         continue  # too few levels possible above it
                     lv = lm if lm < kcap else kcap
+                    if scarce:
+                        a = ab - c0 if strength_rank else ab
+                        lvc = a if a <= balance_rank else balance_rank + tri_root[a - balance_rank]
+                        if lvc < lv:
+                            if k0 - 1 > lvc:
+                                continue  # too few castellers for the levels needed above it
+                            lv = lvc
                     if sized:
                         mt = mc - c0 * mq
                         if mt > width * (lv if lv < mlv else mlv):
@@ -1418,9 +1497,11 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
 
     def run(q: _Query) -> _Result | None:
         """One search: bind the team's facts, search from the root, empty the memo."""
-        nonlocal counts, need_w, pres, dist_below, plain_t, mixed_t, match, match_below
-        nonlocal mpos_below, match_upto, mpos_upto, req_mask, n_sizes, d, lo_req, sized
+        nonlocal counts, need_w, pres, dist_below, cast_below, tri_root, plain_t, mixed_t
+        nonlocal match, match_below, mpos_below, match_upto, mpos_upto, req_mask, n_sizes, d
+        nonlocal lo_req, sized, scarce
         counts, need_w, pres, dist_below = q.counts, q.need_w, q.pres, q.dist_below
+        cast_below, tri_root, scarce = q.cast_below, q.tri_root, q.scarce
         plain_t, mixed_t = q.plain_t, q.mixed_t
         match, match_below, mpos_below = q.match, q.match_below, q.mpos_below
         match_upto, mpos_upto = q.match_upto, q.mpos_upto
