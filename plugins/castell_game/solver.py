@@ -996,10 +996,11 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
     The pieces are closures, because the search runs them for every state and option: the
     setup's facts are bound once here, the team's by `run` (into the same cells) at the start
     of every search, with a fresh memo. `best_from_bottom` is the root (every bottom level,
-    best positions first, from `bottom_positions`), `expand` the best completion of a state
-    (positions from the highest, and on each the levels that fit) and `above` a child state,
-    through the memo. The levels of one position are a loop inside `expand`, not a function: a
-    call per position costs more than a tenth of a small game query.
+    best positions first, from `bottom_positions`), `expand` the best completion of a state,
+    through the memo (positions from the highest, and on each the levels that fit). The levels
+    of one position are a loop inside `expand`, not a function: a call per position costs more
+    than a tenth of a small game query; for the same reason a state is normalised and looked
+    up in the memo by `expand` itself, not by a function in front of it.
     """
     tb = su.tb
     shape, tri, eq_after, exact, n_levels = su.shape, su.tri, su.eq_after, su.exact, su.n_levels
@@ -1028,8 +1029,8 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
     sized = scarce = False
     memo: dict[_State, _Result | int | None] = {}
 
-    def above(
-        p: int,
+    def expand(
+        lpos: int,
         free: int,
         width: int,
         balance_left: int,
@@ -1042,9 +1043,15 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
         lmax: int,
         alpha: int,
     ) -> _Result | None:
-        """The best completion above a level (`expand`), through the memo. The state is
-        normalised first: budgets beyond the `lmax` levels still possible never bind, and each
-        level touching number p takes a Strength use and at most `width` castellers."""
+        """The best completion above a level, in the state of its arguments (see `_State`);
+        `lmax` is the levels still possible (>= the levels needed).
+
+        Returns a `_Result`, exact whenever its score >= `alpha`; None when no completion
+        reaches `alpha` (or none exists). States are memoised: entries are exact results or,
+        as an int, a bound "no completion scores that much". The state is normalised first:
+        budgets beyond the `lmax` levels still possible never bind, and each level touching
+        number `lpos` takes a Strength use and at most `width` castellers.
+        """
         if balance_left > lmax:
             balance_left = lmax
         if strength_left > lmax:
@@ -1053,24 +1060,17 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
             mix_left = lmax
         if free > width * strength_left:
             free = width * strength_left
-        key = (p, free, width, balance_left, strength_left, mix_left, miss, k, above_base, need)
+        key = (lpos, free, width, balance_left, strength_left, mix_left, miss, k, above_base, need)
         sub = memo.get(key, memo)
-        if sub is memo or (type(sub) is int and sub > alpha):
-            return expand(key, lmax, alpha)
-        if first_found and type(sub) is tuple and sub[0] < alpha:
-            # A first completion is not the best: one below this target proves nothing.
-            return expand(key, lmax, alpha)
-        return None if type(sub) is int else sub  # type: ignore[return-value]
-
-    def expand(key: _State, lmax: int, alpha: int) -> _Result | None:
-        """Best completion above a level in state `key` (see `_State`), normalised by `above`;
-        `lmax` is the levels still possible (>= the levels needed).
-
-        Returns a `_Result`, exact whenever its score >= `alpha`; None when no completion
-        reaches `alpha` (or none exists). Memo entries are exact results or, as an int, a bound
-        "no completion scores that much".
-        """
-        lpos, free, width, balance_left, strength_left, mix_left, miss, k, above_base, need = key
+        if sub is not memo:
+            if sub is None:
+                return None  # no completion at all
+            if type(sub) is int:
+                if sub <= alpha:
+                    return None  # nothing here reaches `sub`, so nothing reaches alpha
+            elif not first_found or sub[0] >= alpha:  # type: ignore[index,operator]
+                return sub  # type: ignore[return-value]
+            # (A first completion is not the best: one below this target proves nothing.)
         result: _Result | None
         if miss or need or k or (above_base and width <= limit):
             result = None
@@ -1289,7 +1289,7 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
                         continue
                     sub = _ZERO
                 else:
-                    found = above(p, nF, n, nb, ns, nm, nmiss, nk, 0, nmk, lm, thr - gs)
+                    found = expand(p, nF, n, nb, ns, nm, nmiss, nk, 0, nmk, lm, thr - gs)
                     if found is None:
                         continue
                     sub = found
@@ -1471,7 +1471,7 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
                     nmiss = req_mask & ~bits
                     if nmiss >> p:
                         continue  # a required number above the bottom is missed
-                    sub = above(
+                    sub = expand(
                         p,
                         counts[p] - c0,
                         width,
