@@ -145,6 +145,7 @@ class _Tables:
         "positions",
         "rank_at",
         "setups",
+        "size_positions",
         "skills",
         "spread",
         "step",
@@ -190,6 +191,7 @@ class _Tables:
         self.need_w: list[int] = []
         self.patterns: dict[tuple[int, int], dict] = {}
         self.setups: dict[tuple, _Setup | None] = {}
+        self.size_positions: dict[tuple[int, int], tuple[list[int], list[int], list[int]]] = {}
 
     def width_uses(self, n: int) -> list[int]:
         """Width uses per level width (index), for widths up to at least `n`."""
@@ -787,24 +789,19 @@ def _prepare(counts: tuple[int, ...], su: _Setup, tb: _Tables, req_mask: int) ->
     else:
         q.cast_below, q.tri_root = [], ()  # not read
     if req_mask:
-        q.match = match = [0] * K
+        match, q.mpos_below, q.mpos_upto = _size_positions(tb, su, req_mask)
+        q.match = match
         q.match_below = match_below = [0] * (K + 1)
-        q.mpos_below = mpos_below = [0] * (K + 1)
-        m = mp = 0
+        m = 0
         for p in positions:
-            if req_mask >> p & 1:
-                match[p] = 1
+            if match[p]:
                 m += counts[p]
-                mp += 1
             match_below[p + 1] = m
-            mpos_below[p + 1] = mp
         if su.mix < 1:
             q.match_upto = match_below[1:]
-            q.mpos_upto = mpos_below[1:]
         else:
             spread = tb.spread
             q.match_upto = [*match_below[1 + spread :], *[m] * spread] if spread < K else [m] * K
-            q.mpos_upto = [*mpos_below[1 + spread :], *[mp] * spread] if spread < K else [mp] * K
     else:
         q.match = q.match_upto = q.mpos_upto = tb.zeros_k
         q.match_below = q.mpos_below = tb.zeros_k1
@@ -816,6 +813,29 @@ def _prepare(counts: tuple[int, ...], su: _Setup, tb: _Tables, req_mask: int) ->
         need_w = tb.width_uses(max(total, su.wmax))
     q.need_w = need_w
     return q
+
+
+def _size_positions(
+    tb: _Tables, su: _Setup, req_mask: int
+) -> tuple[list[int], list[int], list[int]]:
+    """The festival positions of `_Query` (`match`, `mpos_below`, `mpos_upto`): they depend on
+    the sizes and the Mix rank, not the team, so they are cached per rules."""
+    spread = tb.spread if su.mix >= 1 else 0
+    key = (req_mask, spread)
+    found = tb.size_positions.get(key)
+    if found is not None:
+        return found
+    K = len(tb.vals)
+    match = [req_mask >> p & 1 for p in tb.positions]
+    mpos_below = [0] * (K + 1)
+    for p in tb.positions:
+        mpos_below[p + 1] = mpos_below[p] + match[p]
+    mp = mpos_below[K]
+    mpos_upto = [*mpos_below[1 + spread :], *[mp] * spread] if spread < K else [mp] * K
+    if len(tb.size_positions) >= _SETUP_CACHE_MAX:
+        tb.size_positions.clear()
+    found = tb.size_positions[key] = (match, mpos_below, mpos_upto)
+    return found
 
 
 def _pattern_tables(
