@@ -1206,32 +1206,68 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
                 mbp = match_below[p]
                 mpp = mpos_below[p]
                 mq = match[p]
-            # Each option on p: charge its skill uses, bound what it can reach, search above.
+            # Each option on p: bound what it can reach, charge its skill uses, search above.
             used = 0  # dominance run of the last usable mixed level
             for n, top, topc, c0, gs, gm, mixed, bits, lvl, group in seq:
-                # Charge the relaxations this level needs on this state (C-6.3a).
+                # A level of number lpos needs Strength, and only the free ones are left.
                 if top < lpos:
                     ns = strength_left
-                    u = 0
-                    nmk = need
                 elif top > lpos or topc > free:
-                    continue  # number lpos needs Strength, and only the free ones are left
+                    continue
                 else:
                     ns = strength_left - 1
-                    u = 1
-                    nmk = need & ~_STRENGTH_BIT
                 if group:
                     if group == used:
                         continue  # the rest of its dominance run cannot do better
                     used = group
-                if n == width:  # `cap` allows it only with Balance
-                    nb = balance_left - 1
-                    u += 1
-                    nmk &= ~_BALANCE_BIT
-                else:
-                    nb = balance_left
+                nb = balance_left - 1 if n == width else balance_left  # as wide: Balance
                 if n + nb <= nk:
                     break  # too narrow for the levels still needed (and so are the rest)
+                if not top_only:
+                    # Local bound: this level + what the child could add at most (before the
+                    # uses are charged: most options stop here).
+                    lv = n - 1 + nb
+                    if lv > dl + ns:
+                        lv = dl + ns
+                        if nk > lv:
+                            continue  # too few smaller numbers left for the levels still needed
+                    lm = lv
+                    if scarce and lv > lvc:
+                        lv = lvc
+                        if nk > lv:
+                            continue  # too few castellers left for the levels still needed
+                    nmiss = miss & ~bits
+                    if nmiss >> p:
+                        continue  # a required number above this level is still missing
+                    if exact and lv > nk:
+                        lv = nk
+                    nF = cnt - c0
+                    if sized:
+                        # Matches above: the matching castellers left; at most n per level and
+                        # one level per festival number except with Strength; at most what
+                        # `lv` levels hold, which narrow by one each except with Balance.
+                        mt = mbp + nF * mq
+                        if mt > n * (mpp + ns):
+                            mt = n * (mpp + ns)
+                        hold = n * lv - tri[lv - nb if lv > nb else 0]
+                        if mt > hold:
+                            mt = hold
+                        ubs = gs + w_level * lv + w_match * mt
+                    else:
+                        ubs = gs + w_level * lv
+                    if ubs < thr:
+                        if plain:
+                            break  # the bound never grows along a plain list
+                        continue
+                # Charge the relaxations this level needs on this state (C-6.3a).
+                u = 0
+                nmk = need
+                if ns != strength_left:
+                    u = 1
+                    nmk &= ~_STRENGTH_BIT
+                if nb != balance_left:
+                    u += 1
+                    nmk &= ~_BALANCE_BIT
                 if mixed:
                     nm = mix_left - 1
                     u += 1
@@ -1259,40 +1295,6 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
                         if first_found and gs >= alpha:
                             memo[key] = result
                             return result
-                    continue
-                # Local bound: this level + what the child could add at most.
-                lv = n - 1 + nb
-                if lv > dl + ns:
-                    lv = dl + ns
-                    if nk > lv:
-                        continue  # too few smaller numbers left for the levels still needed
-                lm = lv
-                if scarce and lv > lvc:
-                    lv = lvc
-                    if nk > lv:
-                        continue  # too few castellers left for the levels still needed
-                nmiss = miss & ~bits
-                if nmiss >> p:
-                    continue  # a required number above this level is still missing
-                if exact and lv > nk:
-                    lv = nk
-                nF = cnt - c0
-                if sized:
-                    # Matches above: the matching castellers left; at most n per level and
-                    # one level per festival number except with Strength; at most what `lv`
-                    # levels hold, which narrow by one each except with Balance.
-                    mt = mbp + nF * mq
-                    if mt > n * (mpp + ns):
-                        mt = n * (mpp + ns)
-                    hold = n * lv - tri[lv - nb if lv > nb else 0]
-                    if mt > hold:
-                        mt = hold
-                    ubs = gs + w_level * lv + w_match * mt
-                else:
-                    ubs = gs + w_level * lv
-                if ubs < thr:
-                    if plain:
-                        break  # the bound never grows along a plain list
                     continue
                 if (
                     result is not None
