@@ -8,17 +8,26 @@ the constants `BALANCE`, `BASE`, `MIX`, `STRENGTH`, `WIDTH` of `towers`; a rule 
 to skills of any name. Sets of them (exhibition skills still to use) are bit masks of
 `_BALANCE_BIT` ... `_WIDTH_BIT`, and ranks are read once per query into a `_Ranks`.
 
-A query runs in three steps (`_query`):
+A query runs in four steps (`_query`):
 
-1. Prefilter (`_levels_needed`, `_required_mask`, `_impossible`): cheap necessary conditions
-   reject most impossible queries before any table is built: required numbers present; levels
-   allowed by the widest level the team can form, the Balance rank and a Base bottom, and by the
-   distinct numbers and the Strength rank, also from the highest festival number up; a shape's
-   widths against the ranks and the counts; an exhibition skill with rank 0.
-2. Setup (`_prepare`): the pattern tables of every position the team holds (`_patterns`, cached
-   per rules on the counts they use, since they repeat across teams) and the prefix facts the
-   bounds read, gathered in one `_Query`.
-3. Search (`_search`): branch and bound over levels, bottom-up.
+1. Setup per ranks and question (`_setup`): what does not depend on the team (ranks by
+   relaxation, the levels needed, width limits, Mix reach, a shape's Balance uses, the search's
+   closures) is built once per (ranks, question) and memoised with the rules' tables; the
+   question alone rules out an exhibition skill with rank 0, contradictory heights and a shape
+   the ranks forbid.
+2. Prefilter (`_holds_sizes`, `_impossible`): cheap necessary conditions on the team reject
+   most impossible queries before any table is built: required numbers present; levels allowed
+   by the castellers and the Balance rank (`_most_levels`), by the widest level the team can
+   form, the Balance rank and a Base bottom, and by the distinct numbers and the Strength rank,
+   also from the highest festival number up; a shape's widths against the counts.
+3. Setup per team (`_prepare`): the pattern tables of every position the team holds
+   (`_patterns`, cached per rules on the counts they use, since they repeat across teams) and
+   the prefix facts the bounds read, gathered in one `_Query`.
+4. Search (`_search`): branch and bound over levels, bottom-up.
+
+Small queries pay for every distinct step they take (a game asks thousands of them, and a
+benchmark times each cold), so the per-query steps are plain loops over a few lists, with
+nothing rebuilt that the rules, ranks or question already determine.
 
 Search. A level's numbers lie in ``[m, m + mix_spread]`` where ``m`` is its smallest number, and
 every level above uses numbers ``<= m`` (equal only with Strength, and then only castellers of
@@ -33,12 +42,14 @@ the first two levels (levels are never wider than the level below), so the root
 there (or on level 2 above a Base bottom).
 
 Speed. States are memoised per query. Bottom levels are tried best-first (by position, from an
-upper bound for every bottom there); within a state, positions from the highest, and on each
-position the options of `_patterns` (widest, best-scoring first). An option is skipped when an
-upper bound (levels that the widths, the numbers left and the Balance/Strength ranks allow;
-matching castellers still free, at most one level's worth per festival number without Strength
-and at most what those levels hold) cannot reach the best score so far, or can at most tie it and
-then cannot win the rest of the tie-break (`_cannot_win_tie`, with the uses bound
+upper bound for every bottom there, the castellers' included except in a first-found search);
+within a state, positions from the highest, and on each position the options of `_patterns`
+(widest, best-scoring first). An option is skipped when an upper bound (levels that the widths,
+the numbers left and the Balance/Strength ranks allow, and for a team small for its ranks the
+castellers left, `_most_levels` and `_Setup.cast_gate`; matching castellers still free, at most
+one level's worth per festival number without Strength and at most what those levels hold)
+cannot reach the best score so far, or can at most tie it and then cannot win the rest of the
+tie-break (`_cannot_win_tie`, with the uses bound
 `_fewest_uses`). The score to beat is passed down (branch and bound), starting from the least
 score any answer has (its levels and one casteller per festival size), so a memo entry is either
 an exact value or the fact "nothing here reaches score X", reused only for a target >= X. A
@@ -58,8 +69,9 @@ The search compares candidates as ``(score, matches, -uses, chain of levels)`` t
 this order; the answer is its maximum, so it does not depend on the search order.
 
 Queries are memoised whole with `functools.lru_cache` on hashable arguments (team counts by
-number, ranks in `TowerRules.skills` order, sizes, ...); `clear_cache` empties it. Every returned
-tower is re-checked with `towers.check`, and its `uses` are check's `uses`.
+number, ranks in `TowerRules.skills` order, the sizes as a bit per number, ...); `clear_cache`
+empties it (the per-rules caches hold no answers). Every returned tower is re-checked by the
+legal path of `towers.check` (`towers.legal_accountings`), and its `uses` are check's `uses`.
 """
 
 from __future__ import annotations
