@@ -522,3 +522,33 @@ def test_c9_2_festival_sizes_in_any_order_or_repeated_ask_the_same(sizes, expect
     if got is not None:
         assert as_pair(got) == bf.best_tower(team, ALL3, rules, sorted(set(sizes)), 2)
     assert best_festival_tower(team, ALL3, rules, (11,), 1) is None
+
+
+def test_searches_in_threads_do_not_share_state():
+    """The search's closures are kept per setup and reused (`solver._search` takes one from a
+    pool): searches running at once in threads each get their own, so the answers are the
+    ones a single thread gets (C-9.2 / C-9.3 festival queries, one setup for all)."""
+    import threading
+
+    rules = make_rules()
+    rng = random.Random(11)
+    queries = [([rng.randint(1, 10) for _ in range(rng.randint(8, 20))], (3, 7)) for _ in range(60)]
+    expected = []
+    for team, sizes in queries:
+        clear_cache()
+        expected.append(as_pair(best_festival_tower(team, ALL3, rules, sizes, 3)))
+    results: dict[int, list] = {}
+
+    def work(worker: int) -> None:
+        got = []
+        for team, sizes in queries:
+            clear_cache()
+            got.append(as_pair(best_festival_tower(team, ALL3, rules, sizes, 3)))
+        results[worker] = got
+
+    threads = [threading.Thread(target=work, args=(w,)) for w in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(got == expected for got in results.values())
