@@ -8,17 +8,26 @@ the constants `BALANCE`, `BASE`, `MIX`, `STRENGTH`, `WIDTH` of `towers`; a rule 
 to skills of any name. Sets of them (exhibition skills still to use) are bit masks of
 `_BALANCE_BIT` ... `_WIDTH_BIT`, and ranks are read once per query into a `_Ranks`.
 
-A query runs in three steps (`_query`):
+A query runs in four steps (`_query`):
 
-1. Prefilter (`_levels_needed`, `_required_mask`, `_impossible`): cheap necessary conditions
-   reject most impossible queries before any table is built: required numbers present; levels
-   allowed by the widest level the team can form, the Balance rank and a Base bottom, and by the
-   distinct numbers and the Strength rank, also from the highest festival number up; a shape's
-   widths against the ranks and the counts; an exhibition skill with rank 0.
-2. Setup (`_prepare`): the pattern tables of every position the team holds (`_patterns`, cached
-   per rules on the counts they use, since they repeat across teams) and the prefix facts the
-   bounds read, gathered in one `_Query`.
-3. Search (`_search`): branch and bound over levels, bottom-up.
+1. Setup per ranks and question (`_setup`): what does not depend on the team (ranks by
+   relaxation, the levels needed, width limits, Mix reach, a shape's Balance uses, the search's
+   closures) is built once per (ranks, question) and memoised with the rules' tables; the
+   question alone rules out an exhibition skill with rank 0, contradictory heights and a shape
+   the ranks forbid.
+2. Prefilter (`_holds_sizes`, `_impossible`): cheap necessary conditions on the team reject
+   most impossible queries before any table is built: required numbers present; levels allowed
+   by the castellers and the Balance rank (`_most_levels`), by the widest level the team can
+   form, the Balance rank and a Base bottom, and by the distinct numbers and the Strength rank,
+   also from the highest festival number up; a shape's widths against the counts.
+3. Setup per team (`_prepare`): the pattern tables of every position the team holds
+   (`_patterns`, cached per rules on the counts they use, since they repeat across teams) and
+   the prefix facts the bounds read, gathered in one `_Query`.
+4. Search (`_search`): branch and bound over levels, bottom-up.
+
+Small queries pay for every distinct step they take (a game asks thousands of them, and a
+benchmark times each cold), so the per-query steps are plain loops over a few lists, with
+nothing rebuilt that the rules, ranks or question already determine.
 
 Search. A level's numbers lie in ``[m, m + mix_spread]`` where ``m`` is its smallest number, and
 every level above uses numbers ``<= m`` (equal only with Strength, and then only castellers of
@@ -33,12 +42,14 @@ the first two levels (levels are never wider than the level below), so the root
 there (or on level 2 above a Base bottom).
 
 Speed. States are memoised per query. Bottom levels are tried best-first (by position, from an
-upper bound for every bottom there); within a state, positions from the highest, and on each
-position the options of `_patterns` (widest, best-scoring first). An option is skipped when an
-upper bound (levels that the widths, the numbers left and the Balance/Strength ranks allow;
-matching castellers still free, at most one level's worth per festival number without Strength
-and at most what those levels hold) cannot reach the best score so far, or can at most tie it and
-then cannot win the rest of the tie-break (`_cannot_win_tie`, with the uses bound
+upper bound for every bottom there, the castellers' included except in a first-found search);
+within a state, positions from the highest, and on each position the options of `_patterns`
+(widest, best-scoring first). An option is skipped when an upper bound (levels that the widths,
+the numbers left and the Balance/Strength ranks allow, and for a team small for its ranks the
+castellers left, `_most_levels` and `_Setup.cast_gate`; matching castellers still free, at most
+one level's worth per festival number without Strength and at most what those levels hold)
+cannot reach the best score so far, or can at most tie it and then cannot win the rest of the
+tie-break (`_cannot_win_tie`, with the uses bound
 `_fewest_uses`). The score to beat is passed down (branch and bound), starting from the least
 score any answer has (its levels and one casteller per festival size), so a memo entry is either
 an exact value or the fact "nothing here reaches score X", reused only for a target >= X. A
@@ -58,17 +69,18 @@ The search compares candidates as ``(score, matches, -uses, chain of levels)`` t
 this order; the answer is its maximum, so it does not depend on the search order.
 
 Queries are memoised whole with `functools.lru_cache` on hashable arguments (team counts by
-number, ranks in `TowerRules.skills` order, sizes, ...); `clear_cache` empties it. Every returned
-tower is re-checked with `towers.check`, and its `uses` are check's `uses`.
+number, ranks in `TowerRules.skills` order, the sizes as a bit per number, ...); `clear_cache`
+empties it (the per-rules caches hold no answers). Every returned tower is re-checked by the
+legal path of `towers.check` (`towers.legal_accountings`), and its `uses` are check's `uses`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import accumulate, compress, pairwise, product
-from operator import add, mul
+from itertools import pairwise, product
 from typing import NamedTuple
 
 from castell_dsl.contract import short_repr
@@ -81,6 +93,7 @@ from castell_game.towers import (
     WIDTH,
     TowerRules,
     check,
+    legal_accountings,
 )
 
 # One bit per relaxation: a set of them is the exhibition skills a tower still has to use.
@@ -97,6 +110,7 @@ _POPCOUNT = tuple(bin(i).count("1") for i in range(32))
 _NEG = -(1 << 60)
 # Triangular numbers: r levels narrowing by one each below n hold n * r - _TRI[r] castellers.
 _TRI = tuple(r * (r + 1) // 2 for r in range(64))
+_TRI_ROOT = tuple((math.isqrt(8 * x + 1) - 1) // 2 for x in range(512))
 # A search result: (score, matches, -uses, chain of levels (level, rest of the chain) or ()).
 _Result = tuple[int, int, int, tuple]
 # The empty completion: the tower stops here.
@@ -107,6 +121,8 @@ _NO_PATTERNS: tuple[tuple, tuple, tuple, tuple, bool] = (((),), ((),), ((),), ((
 _PAD_CAPS = 8
 # Pattern tables kept per rules and score weights before that cache starts afresh.
 _PATTERN_CACHE_MAX = 50_000
+# Query setups (`_Setup`) kept per rules before that cache starts afresh.
+_SETUP_CACHE_MAX = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,8 +139,9 @@ class _Tables:
 
     Argument conversion (number -> position, skill -> relaxation bit), where each relaxation's
     rank sits in the rank tuple, the Mix window of each position, the Width uses per level width,
-    and the pattern tables (`_patterns`) per score weights, keyed by the counts of the window
-    they use: they repeat across the teams of a game.
+    the pattern tables (`_patterns`) per score weights, keyed by the counts of the window they
+    use (they repeat across the teams of a game), and the query setups (`_setup`) per ranks and
+    question.
     """
 
     __slots__ = (
@@ -139,6 +156,8 @@ class _Tables:
         "patterns",
         "positions",
         "rank_at",
+        "setups",
+        "size_positions",
         "skills",
         "spread",
         "step",
@@ -183,6 +202,8 @@ class _Tables:
         self.zeros_k1 = (0,) * (len(vals) + 1)
         self.need_w: list[int] = []
         self.patterns: dict[tuple[int, int], dict] = {}
+        self.setups: dict[tuple, _Setup | None] = {}
+        self.size_positions: dict[tuple[int, int], tuple[list[int], list[int], list[int]]] = {}
 
     def width_uses(self, n: int) -> list[int]:
         """Width uses per level width (index), for widths up to at least `n`."""
@@ -194,8 +215,26 @@ class _Tables:
         return self.need_w
 
 
-@lru_cache(maxsize=64)
+# The tables of the rules objects last used, by identity: (rules, tables); the entry holds the
+# rules, so their id is not reused while it is there.
+_TABLES_BY_ID: dict[int, tuple[TowerRules, _Tables]] = {}
+
+
 def _tables(rules: TowerRules) -> _Tables:
+    """The `_Tables` of `rules`, shared by equal rules (`_tables_of`); looked up by identity
+    first, which needs no hashing of the rules."""
+    entry = _TABLES_BY_ID.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    tb = _tables_of(rules)
+    if len(_TABLES_BY_ID) >= 64:
+        _TABLES_BY_ID.clear()
+    _TABLES_BY_ID[id(rules)] = (rules, tb)
+    return tb
+
+
+@lru_cache(maxsize=64)
+def _tables_of(rules: TowerRules) -> _Tables:
     return _Tables(rules)
 
 
@@ -284,17 +323,23 @@ def _patterns(
 
 
 def _counts(team: Iterable[int], index: Mapping[int, int]) -> tuple[int, ...]:
-    """Team counts by number position; a ValueError names a casteller that is not a size."""
+    """Team counts by number position; a ValueError names a casteller that is not a size.
+
+    One plain loop (a type test and an index per casteller): small queries pay for every
+    distinct step, and `True` or ``3.0`` must not count as a number although they hash as one.
+    """
     if type(team) is not list and type(team) is not tuple:
         team = list(team)
-    if set(map(type, team)) <= {int}:
-        counts = [0] * len(index)
-        try:
-            for i in map(index.__getitem__, team):
-                counts[i] += 1
+    counts = [0] * len(index)
+    try:
+        for x in team:
+            if type(x) is not int:
+                break
+            counts[index[x]] += 1
+        else:
             return tuple(counts)
-        except KeyError:
-            pass
+    except KeyError:
+        pass
     bad = next(x for x in team if type(x) is not int or x not in index)
     raise ValueError(f"casteller number {short_repr(bad)} is not one of the game's sizes")
 
@@ -316,8 +361,9 @@ def _need_mask(needs: Iterable[str], rules: TowerRules, tb: _Tables) -> int | No
 def clear_cache() -> None:
     """Forget memoised queries (benchmarks use it to time cold queries).
 
-    The per-rules tables (`_Tables`, pattern tables included) are kept: they hold no answers,
-    only facts derived from the rules and from the counts of one to ``mix_spread + 1`` numbers.
+    The per-rules tables (`_Tables`: pattern tables and query setups included) are kept: they
+    hold no answers, only facts derived from the rules, from the ranks and question of a query
+    (not its team), and from the counts of one to ``mix_spread + 1`` numbers.
     """
     _query.cache_clear()
 
@@ -326,8 +372,8 @@ def clear_cache() -> None:
 def _query(
     counts: tuple[int, ...],
     rank_t: tuple[int, ...],
-    rules: TowerRules,
-    sizes: tuple[int, ...],
+    tb: _Tables,
+    size_bits: int,
     min_levels: int,
     n_levels: int | None,
     shape: tuple[int, ...] | None,
@@ -337,25 +383,23 @@ def _query(
     first: bool = False,
 ) -> tuple[tuple[tuple[int, ...], ...], int] | None:
     """One memoised search: the best tower's levels and how many of its castellers are numbered
-    in `sizes`, or None (proof that no tower meets the query). With `first`, any tower that
-    meets the query, the first the search completes (see `_search`).
+    in the festival sizes, or None (proof that no tower meets the query). With `first`, any
+    tower that meets the query, the first the search completes (see `_search`).
 
-    Constraints: includes a casteller of every number in `sizes`; at least `min_levels` levels;
+    The sizes come as `size_bits` (`_size_bits`: a bit per position, -1 for a number that is
+    not a size). Constraints: includes a casteller of every size; at least `min_levels` levels;
     exactly `n_levels` levels and/or exactly `shape` when given; one accounting uses every skill
     in `need_mask`. Objective: `w_level` per level + `w_match` per casteller numbered in `sizes`.
+    `tb` stands for the rules (`_tables` gives equal rules the same one).
     """
-    tb = _tables(rules)
-    ranks = _ranks(tb, rank_t)
-    if need_mask and _lacks_exhibition_rank(need_mask, ranks):
+    su = _setup(tb, rank_t, min_levels, n_levels, shape, need_mask, w_level, w_match)
+    if su is None:
         return None
-    req_mask = _required_mask(sizes, counts, tb)
-    if req_mask is None:
+    if size_bits and not _holds_sizes(size_bits, counts):
         return None
-    k0 = _levels_needed(min_levels, n_levels, shape)
-    if k0 is None or _impossible(counts, ranks, tb, req_mask, k0, shape):
+    if _impossible(counts, su, size_bits):
         return None
-    q = _prepare(counts, ranks, tb, req_mask, k0, shape, need_mask, w_level, w_match)
-    found = _search(q, n_levels is not None or shape is not None, first)
+    found = _search(_prepare(counts, su, tb, size_bits), su, first)
     if found is None:
         return None
     levels = []
@@ -366,7 +410,156 @@ def _query(
     return tuple(levels), found[1]
 
 
-# --- Prefilter: cheap necessary conditions, before any table is built ---------------------------
+# --- Setup per ranks and question: what no team changes -----------------------------------------
+
+
+class _Setup:
+    """What a query needs that depends on the rules, the ranks and the question, not the team.
+
+    A game asks the same few questions under the same few rank tuples for team after team, so
+    this is built once per (ranks, question) by `_setup` and memoised with the rules' tables;
+    every field is a function of that key alone, so reusing it cannot change an answer.
+
+    The ranks by relaxation (`balance` ... `strength`); the levels every answer has (`k0`;
+    exactly that many when `exact`, and then `n_levels` is `k0`, else 0); the shape if any, with
+    `eq_after[k]` the equal neighbours among its top `k` levels (each a Balance use); the width
+    limit without Width (`limit`) and under the Width rank (`wmax`); the widest Mix window
+    (`maxwin`, 1 without Mix); each position's reach (`reach`: `tb.win` or `tb.one`) and
+    `reach_lo[h]`, the lowest position whose level reaches position h - 1; the triangular
+    numbers the bounds read (`tri`, up to `wmax`); the pattern cache of the score weights
+    (`cache`, see `_pattern_tables`); `cast_gate`, the team size below which castellers may
+    bound the levels more than the widths do.
+    """
+
+    __slots__ = (
+        "balance",
+        "base",
+        "cache",
+        "cast_gate",
+        "eq_after",
+        "exact",
+        "k0",
+        "limit",
+        "maxwin",
+        "mix",
+        "n_levels",
+        "need_mask",
+        "reach",
+        "reach_lo",
+        "searchers",
+        "shape",
+        "strength",
+        "tb",
+        "tri",
+        "w_level",
+        "w_match",
+        "wmax",
+    )
+
+    balance: int
+    base: int
+    cache: dict
+    cast_gate: int
+    eq_after: list[int]
+    exact: bool
+    k0: int
+    limit: int
+    maxwin: int
+    mix: int
+    n_levels: int
+    need_mask: int
+    reach: tuple[int, ...]
+    reach_lo: tuple[int, ...]
+    searchers: tuple[list, list]
+    shape: tuple[int, ...] | None
+    strength: int
+    tb: _Tables
+    tri: Sequence[int]
+    w_level: int
+    w_match: int
+    wmax: int
+
+
+def _setup(
+    tb: _Tables,
+    rank_t: tuple[int, ...],
+    min_levels: int,
+    n_levels: int | None,
+    shape: tuple[int, ...] | None,
+    need_mask: int,
+    w_level: int,
+    w_match: int,
+) -> _Setup | None:
+    """The `_Setup` of a question under `rank_t`, memoised per rules (the cache starts afresh
+    past `_SETUP_CACHE_MAX`); None when no team can meet it (see `_new_setup`)."""
+    key = (rank_t, min_levels, n_levels, shape, need_mask, w_level, w_match)
+    setups = tb.setups
+    try:
+        return setups[key]
+    except KeyError:
+        pass
+    if len(setups) >= _SETUP_CACHE_MAX:
+        setups.clear()
+    su = setups[key] = _new_setup(
+        tb, _ranks(tb, rank_t), min_levels, n_levels, shape, need_mask, w_level, w_match
+    )
+    return su
+
+
+def _new_setup(
+    tb: _Tables,
+    ranks: _Ranks,
+    min_levels: int,
+    n_levels: int | None,
+    shape: tuple[int, ...] | None,
+    need_mask: int,
+    w_level: int,
+    w_match: int,
+) -> _Setup | None:
+    """Build a `_Setup`; None when the question rules out every team by itself: an exhibition
+    skill of rank 0, contradictory heights, or a shape the ranks forbid (`_shape_ruled_out`)."""
+    if need_mask and _lacks_exhibition_rank(need_mask, ranks):
+        return None
+    k0 = _levels_needed(min_levels, n_levels, shape)
+    if k0 is None:
+        return None
+    wmax = tb.limit + ranks.width * tb.step
+    if shape is not None and _shape_ruled_out(shape, ranks, wmax):
+        return None
+    su = _Setup()
+    su.balance, su.base, su.mix, su.strength = ranks.balance, ranks.base, ranks.mix, ranks.strength
+    su.k0, su.shape, su.need_mask, su.w_level, su.w_match, su.wmax = (
+        k0,
+        shape,
+        need_mask,
+        w_level,
+        w_match,
+        wmax,
+    )
+    su.tb, su.limit = tb, tb.limit
+    su.exact = n_levels is not None or shape is not None
+    su.n_levels = k0 if su.exact else 0
+    spread_on = ranks.mix >= 1
+    su.maxwin = tb.maxwin if spread_on else 1
+    su.reach = tb.win if spread_on else tb.one
+    su.reach_lo = tb.lo_mix if spread_on else tb.lo_plain
+    # Levels above an option are at most `wmax` wide (see `_TRI`).
+    su.tri = _TRI if wmax < len(_TRI) else tuple(r * (r + 1) // 2 for r in range(wmax + 1))
+    # Levels narrow from at most wmax + 1 wide (a Base bottom), so with fewer castellers than
+    # balance + wmax + (wmax - 1) + ... + 1 the castellers may allow fewer levels than the
+    # widths: only then does the search bound levels by castellers too (`_Query.scarce`).
+    su.cast_gate = ranks.balance + _TRI[wmax] if wmax < len(_TRI) else 1 << 30
+    su.eq_after = eq_after = [0] * (k0 + 2)
+    if shape is not None:
+        for kk in range(2, len(shape) + 1):
+            lo = len(shape) - kk
+            eq_after[kk] = eq_after[kk - 1] + (shape[lo + 1] == shape[lo])
+    cache = tb.patterns.get((w_level, w_match))
+    if cache is None:
+        cache = tb.patterns[w_level, w_match] = {}
+    su.cache = cache
+    su.searchers = ([], [])
+    return su
 
 
 def _lacks_exhibition_rank(need_mask: int, ranks: _Ranks) -> bool:
@@ -378,19 +571,6 @@ def _lacks_exhibition_rank(need_mask: int, ranks: _Ranks) -> bool:
         or (need_mask & _WIDTH_BIT and not ranks.width)
         or (need_mask & _BASE_BIT and not ranks.base)
     )
-
-
-def _required_mask(sizes: tuple[int, ...], counts: tuple[int, ...], tb: _Tables) -> int | None:
-    """Bit per position of the festival sizes a tower must include (C-9.2); None when the team
-    holds no casteller of one of them, so no tower can compete."""
-    req_mask = 0
-    index = tb.index
-    for s in sizes:
-        i = index.get(s)
-        if i is None or not counts[i]:
-            return None
-        req_mask |= 1 << i
-    return req_mask
 
 
 def _levels_needed(
@@ -409,60 +589,10 @@ def _levels_needed(
     return n_levels
 
 
-def _impossible(
-    counts: tuple[int, ...],
-    ranks: _Ranks,
-    tb: _Tables,
-    req_mask: int,
-    k0: int,
-    shape: tuple[int, ...] | None,
-) -> bool:
-    """Does a cheap necessary condition rule out every tower of `k0` levels (C-5, C-6.3a)?
-
-    Most impossible game queries stop here, before any pattern table is built. Levels narrow
-    except with Balance, from at most the widest level the team can form (a Base bottom adds one
-    level); each level's smallest number is new except with Strength; the level of the highest
-    festival number bounds the levels from it up the same way; a shape must fit the ranks and
-    the counts.
-    """
-    if shape is not None and _shape_impossible(counts, ranks, tb, shape):
-        return True
-    K = len(counts)
-    wmax = tb.limit + ranks.width * tb.step
-    has_base = ranks.base >= 1
-    maxwin = tb.maxwin if ranks.mix else 1
-    if maxwin == 1:
-        widest = max(counts)
-    elif maxwin == 2:
-        widest = max(map(add, counts, (*counts[1:], 0)))
-    else:
-        widest = max(sum(counts[p : p + maxwin]) for p in range(K))
-    if widest > tb.limit and has_base:
-        if k0 > min(widest, wmax) + ranks.balance + 1:
-            return True
-    elif k0 > min(widest, wmax) + ranks.balance:
-        return True
-    if k0 > K - counts.count(0) + ranks.strength:
-        return True
-    if req_mask:
-        # The level holding the highest festival number: levels from it up as above; levels
-        # below it have still higher smallest numbers, except with Strength.
-        hi = req_mask.bit_length() - 1
-        w = sum(counts[max(0, hi - maxwin + 1) : hi + maxwin])
-        up = min(w, wmax + 1 if has_base else wmax) + ranks.balance
-        if k0 > up + K - 1 - hi - counts[hi + 1 :].count(0) + ranks.strength:
-            return True
-    return False
-
-
-def _shape_impossible(
-    counts: tuple[int, ...], ranks: _Ranks, tb: _Tables, shape: tuple[int, ...]
-) -> bool:
-    """Can no tower of the team have exactly `shape` (C-8.3)? Widths never grow upwards (C-5.4)
-    and stay equal only with Balance; only the bottom may exceed the Width limit, with Base; and
-    the i-th widest level needs the i-th largest count, give or take a Mix level or a second
-    level on one number (Strength)."""
-    if not shape or min(shape) < 1 or sum(shape) > sum(counts):
+def _shape_ruled_out(shape: tuple[int, ...], ranks: _Ranks, wmax: int) -> bool:
+    """Do the ranks alone forbid `shape` (C-8.3)? Widths never grow upwards (C-5.4) and stay
+    equal only with Balance; only the bottom may exceed the Width limit, with Base."""
+    if min(shape) < 1:
         return True
     equal = 0
     for below, above in pairwise(shape):
@@ -470,41 +600,142 @@ def _shape_impossible(
             if above > below:
                 return True  # wider than the level below
             equal += 1
-    wmax = tb.limit + ranks.width * tb.step
-    if (
+    return (
         equal > ranks.balance
         or max(shape[1:], default=0) > wmax
         or (shape[0] > wmax and ranks.base < 1)
-    ):
+    )
+
+
+# --- Prefilter: cheap necessary conditions on the team, before any table is built ---------------
+
+
+def _size_bits(sizes: Iterable[int], tb: _Tables) -> int:
+    """The festival sizes as a bit per number position; -1 when one is not a casteller number
+    (no tower can include it, C-9.2). Order and repeats do not matter, so equal questions
+    share a memo entry."""
+    bits = 0
+    index = tb.index
+    for s in sizes:
+        i = index.get(s)
+        if i is None:
+            return -1
+        bits |= 1 << i
+    return bits
+
+
+def _holds_sizes(size_bits: int, counts: tuple[int, ...]) -> bool:
+    """Does the team hold a casteller of every festival size (C-9.2)? Without one no tower
+    can compete."""
+    if size_bits < 0:
+        return False
+    while size_bits:
+        low = size_bits & -size_bits
+        if not counts[low.bit_length() - 1]:
+            return False
+        size_bits ^= low
+    return True
+
+
+def _impossible(counts: tuple[int, ...], su: _Setup, req_mask: int) -> bool:
+    """Does a cheap necessary condition rule out every tower of `su.k0` levels (C-5, C-6.3a)?
+
+    Most impossible game queries stop here, before any pattern table is built. The team's
+    castellers stack at most `_most_levels` levels; levels narrow except with Balance, from at
+    most the widest level the team can form (a Base bottom adds one level); each level's
+    smallest number is new except with Strength; the level of the highest festival number
+    bounds the levels from it up the same way; a shape must fit the counts.
+    """
+    if su.shape is not None and _shape_unfillable(counts, su):
         return True
-    slack = ranks.mix + ranks.strength
+    k0, wmax, maxwin = su.k0, su.wmax, su.maxwin
+    # One pass: the castellers, the numbers the team holds, its widest level in a Mix window.
+    total = held = widest = 0
+    if maxwin == 1:
+        for c in counts:
+            if c:
+                total += c
+                held += 1
+                if c > widest:
+                    widest = c
+    elif maxwin == 2:
+        prev = 0
+        for c in counts:
+            if c:
+                total += c
+                held += 1
+                if prev + c > widest:
+                    widest = prev + c
+            prev = c
+    else:
+        total = sum(counts)
+        held = len(counts) - counts.count(0)
+        widest = max(sum(counts[p : p + maxwin]) for p in range(len(counts)))
+    if k0 > _most_levels(total, su.balance, _tri_root(total)):
+        return True
+    has_base = su.base >= 1
+    # A Base bottom wider than the limit adds a level above the widest plain one.
+    extra = 1 if has_base and widest > su.limit else 0
+    if k0 > (widest if widest < wmax else wmax) + su.balance + extra:
+        return True
+    if k0 > held + su.strength:
+        return True
+    if req_mask:
+        # The level holding the highest festival number: levels from it up as above (it is
+        # at most as wide as the castellers within a Mix window of that number); levels below
+        # it have still higher smallest numbers (as many as the numbers held above it), except
+        # with Strength.
+        hi = req_mask.bit_length() - 1
+        lo = hi - maxwin + 1 if hi >= maxwin else 0
+        w = 0
+        for c in counts[lo : hi + maxwin]:
+            w += c
+        cap = wmax + 1 if has_base else wmax
+        up = (w if w < cap else cap) + su.balance
+        for c in counts[hi + 1 :]:
+            if c:
+                up += 1
+        if k0 > up + su.strength:
+            return True
+    return False
+
+
+def _shape_unfillable(counts: tuple[int, ...], su: _Setup) -> bool:
+    """Can the team not fill `su.shape` (C-8.3)? It needs as many castellers, and the i-th
+    widest level needs the i-th largest count, give or take a Mix level or a second level on
+    one number (Strength)."""
+    shape = su.shape
+    assert shape is not None
+    if sum(shape) > sum(counts):
+        return True
+    slack = su.mix + su.strength
     by_count = sorted(counts, reverse=True)
     return any(
         i - slack >= len(counts) or by_count[i - slack] < shape[i] for i in range(slack, len(shape))
     )
 
 
-# --- Setup: once per query ----------------------------------------------------------------------
+# --- Setup per team: the tables of the positions it holds -----------------------------------------
 
 
 class _Query:
-    """Everything the search of one query reads, computed once before it starts (`_prepare`).
+    """The per-team facts the search of one query reads, computed once (`_prepare`).
 
     Per position p (of `TowerRules.sizes`): `plain_t[p]` / `mixed_t[p]` the pattern tables of
     single-number levels / every level (Mix levels too, when the Mix rank allows them);
-    `reach[p]` how many positions a level from p may span; `dist_below[p]` the positions below p
-    holding castellers; `match_below[p]` / `mpos_below[p]` the matching castellers / festival
-    positions below p; `match_upto[p]` / `mpos_upto[p]` the same for everything a level with
-    smallest position <= p and the levels above can hold. `pres` lists the positions holding
-    castellers, highest first. `eq_after[k]` counts the equal neighbours among the top `k`
-    levels of a shape (each a Balance use).
+    `dist_below[p]` / `cast_below[p]` the positions holding castellers / the castellers below p
+    (with `tri_root`, the table `_most_levels` reads, long enough for the team, and `scarce`:
+    whether the search bounds levels by castellers, see `_Setup.cast_gate`); `match_below[p]` /
+    `mpos_below[p]` the matching castellers / festival positions below p; `match_upto[p]` /
+    `mpos_upto[p]` the same for everything a level with smallest position <= p and the levels
+    above can hold. `pres` lists the positions holding castellers, highest first; `need_w` the
+    Width uses per level width, for widths up to the team's size at least.
     """
 
     __slots__ = (
+        "cast_below",
         "counts",
         "dist_below",
-        "eq_after",
-        "k0",
         "match",
         "match_below",
         "match_upto",
@@ -512,25 +743,17 @@ class _Query:
         "mpos_below",
         "mpos_upto",
         "n_sizes",
-        "need_mask",
         "need_w",
         "plain_t",
         "pres",
-        "ranks",
-        "reach",
         "req_mask",
-        "shape",
-        "tb",
-        "tri",
-        "w_level",
-        "w_match",
-        "wmax",
+        "scarce",
+        "tri_root",
     )
 
+    cast_below: list[int]
     counts: tuple[int, ...]
     dist_below: list[int]
-    eq_after: list[int]
-    k0: int
     match: Sequence[int]
     match_below: Sequence[int]
     match_upto: Sequence[int]
@@ -538,124 +761,189 @@ class _Query:
     mpos_below: Sequence[int]
     mpos_upto: Sequence[int]
     n_sizes: int
-    need_mask: int
     need_w: list[int]
     plain_t: list[tuple]
     pres: list[int]
-    ranks: _Ranks
-    reach: Sequence[int]
     req_mask: int
-    shape: tuple[int, ...] | None
-    tb: _Tables
-    tri: Sequence[int]
-    w_level: int
-    w_match: int
-    wmax: int
+    scarce: bool
+    tri_root: Sequence[int]
 
 
-def _prepare(
-    counts: tuple[int, ...],
-    ranks: _Ranks,
-    tb: _Tables,
-    req_mask: int,
-    k0: int,
-    shape: tuple[int, ...] | None,
-    need_mask: int,
-    w_level: int,
-    w_match: int,
-) -> _Query:
-    """The per-query facts of `_Query`: built once, so that the search's bounds are lookups."""
+def _prepare(counts: tuple[int, ...], su: _Setup, tb: _Tables, req_mask: int) -> _Query:
+    """The per-team facts of `_Query`: built once, so that the search's bounds are lookups.
+
+    Plain loops over the positions rather than itertools: a small query pays for each distinct
+    step it takes, far more than for the few iterations."""
     q = _Query()
-    q.counts, q.ranks, q.tb, q.req_mask, q.k0, q.shape = counts, ranks, tb, req_mask, k0, shape
-    q.need_mask, q.w_level, q.w_match = need_mask, w_level, w_match
+    q.counts, q.req_mask = counts, req_mask
     q.n_sizes = req_mask.bit_count()
     K = len(counts)
-    q.wmax = wmax = tb.limit + ranks.width * tb.step
-    q.pres = pres = list(compress(tb.positions, counts))
-    q.dist_below = list(accumulate(map(bool, counts), initial=0))
+    positions = tb.positions
+    pres: list[int] = []
+    dist_below = [0] * (K + 1)
+    held = total = 0
+    for p in positions:
+        c = counts[p]
+        if c:
+            pres.append(p)
+            held += 1
+            total += c
+        dist_below[p + 1] = held
+    q.dist_below = dist_below
+    q.scarce = scarce = total < su.cast_gate
+    if scarce:
+        q.cast_below = cast_below = [0] * (K + 1)
+        total = 0
+        for p in positions:
+            total += counts[p]
+            cast_below[p + 1] = total
+        q.tri_root = _TRI_ROOT if total < len(_TRI_ROOT) else _tri_root(total)
+    else:
+        q.cast_below, q.tri_root = [], ()  # not read
     if req_mask:
-        q.match = match = [req_mask >> p & 1 for p in tb.positions]
-        q.match_below = match_below = list(accumulate(map(mul, counts, match), initial=0))
-        q.mpos_below = mpos_below = list(accumulate(match, initial=0))
+        match, q.mpos_below, q.mpos_upto = _size_positions(tb, su, req_mask)
+        q.match = match
+        q.match_below = match_below = [0] * (K + 1)
+        m = 0
+        for p in positions:
+            if match[p]:
+                m += counts[p]
+            match_below[p + 1] = m
+        if su.mix < 1:
+            q.match_upto = match_below[1:]
+        else:
+            spread = tb.spread
+            q.match_upto = [*match_below[1 + spread :], *[m] * spread] if spread < K else [m] * K
     else:
-        q.match = tb.zeros_k
+        q.match = q.match_upto = q.mpos_upto = tb.zeros_k
         q.match_below = q.mpos_below = tb.zeros_k1
-    spread_on = ranks.mix >= 1
-    q.plain_t, q.mixed_t = _pattern_tables(
-        tb, counts, pres, q.match, req_mask, spread_on, w_level, w_match
-    )
+    q.plain_t, q.mixed_t = _pattern_tables(tb, su, counts, pres, q.match, req_mask)
     pres.reverse()  # pres[d - dist_below[p + 1]:] lists the positions <= p, from the highest
-    q.reach = tb.win if spread_on else tb.one
-    if not req_mask:
-        q.match_upto = q.mpos_upto = tb.zeros_k
-    elif not spread_on:
-        q.match_upto = match_below[1:]
-        q.mpos_upto = mpos_below[1:]
-    else:
-        spread = tb.spread
-        m, mp = match_below[-1], mpos_below[-1]
-        q.match_upto = [*match_below[1 + spread :], *[m] * spread] if spread < K else [m] * K
-        q.mpos_upto = [*mpos_below[1 + spread :], *[mp] * spread] if spread < K else [mp] * K
+    q.pres = pres
     need_w = tb.need_w
-    total = sum(counts)
-    if len(need_w) <= total or len(need_w) <= wmax:
-        need_w = tb.width_uses(max(total, wmax))
+    if len(need_w) <= total or len(need_w) <= su.wmax:
+        need_w = tb.width_uses(max(total, su.wmax))
     q.need_w = need_w
-    # Levels above an option are at most `wmax` wide (see `_TRI`).
-    q.tri = _TRI if wmax < len(_TRI) else tuple(r * (r + 1) // 2 for r in range(wmax + 1))
-    q.eq_after = eq_after = [0] * (k0 + 2)
-    if shape is not None:
-        for kk in range(2, len(shape) + 1):
-            lo = len(shape) - kk
-            eq_after[kk] = eq_after[kk - 1] + (shape[lo + 1] == shape[lo])
     return q
+
+
+def _size_positions(
+    tb: _Tables, su: _Setup, req_mask: int
+) -> tuple[list[int], list[int], list[int]]:
+    """The festival positions of `_Query` (`match`, `mpos_below`, `mpos_upto`): they depend on
+    the sizes and the Mix rank, not the team, so they are cached per rules."""
+    spread = tb.spread if su.mix >= 1 else 0
+    key = (req_mask, spread)
+    found = tb.size_positions.get(key)
+    if found is not None:
+        return found
+    K = len(tb.vals)
+    match = [req_mask >> p & 1 for p in tb.positions]
+    mpos_below = [0] * (K + 1)
+    for p in tb.positions:
+        mpos_below[p + 1] = mpos_below[p] + match[p]
+    mp = mpos_below[K]
+    mpos_upto = [*mpos_below[1 + spread :], *[mp] * spread] if spread < K else [mp] * K
+    if len(tb.size_positions) >= _SETUP_CACHE_MAX:
+        tb.size_positions.clear()
+    found = tb.size_positions[key] = (match, mpos_below, mpos_upto)
+    return found
 
 
 def _pattern_tables(
     tb: _Tables,
+    su: _Setup,
     counts: tuple[int, ...],
     pres: list[int],
     match: Sequence[int],
     req_mask: int,
-    spread_on: bool,
-    w_level: int,
-    w_match: int,
 ) -> tuple[list[tuple], list[tuple]]:
     """The pattern tables per position: single-number levels, and every level (Mix levels
     included; the same as the first when no Mix level is possible). A state with no Mix use
     left, or a level of the number the level below left over (Strength), only needs the first.
 
     Tables are cached per rules and score weights on the counts they read, since teams of one
-    game share most of them; the cache starts afresh when it grows past `_PATTERN_CACHE_MAX`.
+    game share most of them (one lookup per position: a Mix window's entry holds both of its
+    tables); the cache starts afresh when it grows past `_PATTERN_CACHE_MAX`.
     """
-    cache = tb.patterns.get((w_level, w_match))
-    if cache is None or len(cache) > _PATTERN_CACHE_MAX:
-        cache = tb.patterns[w_level, w_match] = {}
+    cache = su.cache
+    if len(cache) > _PATTERN_CACHE_MAX:
+        cache.clear()
+    w_level, w_match = su.w_level, su.w_match
     K = len(counts)
     plain_t = [_NO_PATTERNS] * K
-    for p in pres:
-        c = counts[p]
-        key = (c * K + p) * 2 + match[p]
-        table = cache.get(key)
-        if table is None:
-            table = cache[key] = _patterns(tb, p, (c,), match[p], w_level, w_match)
-        plain_t[p] = table
-    if not spread_on:
+    if su.mix < 1:
+        for p in pres:
+            c = counts[p]
+            key = (c * K + p) * 2 + match[p]
+            table = cache.get(key)
+            if table is None:
+                table = cache[key] = _patterns(tb, p, (c,), match[p], w_level, w_match)
+            plain_t[p] = table
         return plain_t, plain_t
     win = tb.win
-    mixed_t = plain_t[:]
+    mixed_t = [_NO_PATTERNS] * K
     for p in pres:
+        c = counts[p]
         L = win[p]
-        if L > 1 and any(counts[p + 1 : p + L]):
+        if L == 2:
+            wkey: tuple = (p, c, counts[p + 1], req_mask >> p & 3) if counts[p + 1] else ()
+        elif L > 2 and any(counts[p + 1 : p + L]):
             wkey = (p, counts[p : p + L], (req_mask >> p) & ((1 << L) - 1))
-            table = cache.get(wkey)
+        else:
+            wkey = ()
+        if wkey:
+            pair = cache.get(wkey)
+            if pair is None:
+                pair = cache[wkey] = _window_tables(tb, su, p, counts, req_mask)
+            plain_t[p], mixed_t[p] = pair
+        else:
+            key = (c * K + p) * 2 + match[p]
+            table = cache.get(key)
             if table is None:
-                table = cache[wkey] = _patterns(tb, p, wkey[1], wkey[2], w_level, w_match)
-            mixed_t[p] = table
+                table = cache[key] = _patterns(tb, p, (c,), match[p], w_level, w_match)
+            plain_t[p] = mixed_t[p] = table
     return plain_t, mixed_t
 
 
+def _window_tables(
+    tb: _Tables, su: _Setup, p: int, counts: tuple[int, ...], req_mask: int
+) -> tuple[tuple, tuple]:
+    """The pattern tables of position `p` whose Mix window holds castellers above p: its
+    single-number levels (from the cache too, keyed as in `_pattern_tables`) and every level."""
+    L = tb.win[p]
+    c, m = counts[p], req_mask >> p & 1
+    key = (c * len(counts) + p) * 2 + m
+    plain = su.cache.get(key)
+    if plain is None:
+        plain = su.cache[key] = _patterns(tb, p, (c,), m, su.w_level, su.w_match)
+    bits = (req_mask >> p) & ((1 << L) - 1)
+    return plain, _patterns(tb, p, counts[p : p + L], bits, su.w_level, su.w_match)
+
+
 # --- The tie-break bound, and the options of one position ---------------------------------------
+
+
+def _most_levels(castellers: int, balance: int, tri_root: Sequence[int]) -> int:
+    """The most levels `castellers` castellers can stack with at most `balance` Balance uses.
+
+    Safe bound (C-5.4, C-6.2): going down from the top, widths never shrink and stay equal
+    only with a Balance use, and every level holds at least one casteller. So m levels with at
+    most b equal neighbours hold at least b + 1 + 2 + ... + (m - b) = b + _TRI[m - b] castellers
+    (the b equalities among the width-1 levels on top), and m castellers when m <= b + 1. Base,
+    Mix, Strength and Width change which numbers and how wide, not this count. `tri_root[x]` is
+    the largest r with _TRI[r] <= x (`_TRI_ROOT`, or a longer one for a larger team).
+    """
+    if castellers <= balance:
+        return castellers
+    return balance + tri_root[castellers - balance]
+
+
+def _tri_root(n: int) -> tuple[int, ...]:
+    """`_TRI_ROOT` long enough for `n` castellers."""
+    if n < len(_TRI_ROOT):
+        return _TRI_ROOT
+    return tuple((math.isqrt(8 * x + 1) - 1) // 2 for x in range(n + 1))
 
 
 def _fewest_uses(need: int, balance_floor: int, levels: int, width: int, numbers_below: int) -> int:
@@ -709,9 +997,27 @@ def _cannot_win_tie(
 _State = tuple[int, int, int, int, int, int, int, int, int, int]
 
 
-def _search(q: _Query, exact: bool, first: bool = False) -> _Result | None:
-    """Branch and bound over the levels of the query `q` (see the module docstring): the best
-    `_Result`, or None when no tower meets the query. `exact`: the height is fixed.
+def _search(q: _Query, su: _Setup, first: bool = False) -> _Result | None:
+    """Branch and bound over the levels of the query of team facts `q` and setup `su` (see the
+    module docstring): the best `_Result`, or None when no tower meets the query.
+
+    The search's closures depend only on the setup, so they are built once per setup and
+    `first` (`_searcher`) and kept in a pool on it: a search takes one out and puts it back, so
+    two searches running at once (threads) never share one.
+    """
+    pool = su.searchers[first]
+    try:
+        run = pool.pop()
+    except IndexError:
+        run = _searcher(su, first)
+    try:
+        return run(q)
+    finally:
+        pool.append(run)
+
+
+def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
+    """The search of setup `su` (see `_search`), as a function of a query's team facts.
 
     `first`: whether *some* tower meets the query is all that is asked (counting legal
     actions needs no more), so every state returns its first completion that reaches the score
@@ -719,31 +1025,44 @@ def _search(q: _Query, exact: bool, first: bool = False) -> _Result | None:
     bounds, against the least score any answer has, so None is still a proof; the tie-break
     prunes never run (they need a result, and a result ends the search).
 
-    The pieces are closures over the query's facts, bound once here as locals, because the
-    search runs them for every state and option: `best_from_bottom` (the root: every bottom
-    level, best positions first, from `bottom_positions`), `expand` (the best completion of a
-    state: positions from the highest, and on each the levels that fit) and `above` (a child
-    state, through the memo). The levels of one position are a loop inside `expand`, not a
-    function: a call per position costs more than a tenth of a small game query.
+    The pieces are closures, because the search runs them for every state and option: the
+    setup's facts are bound once here, the team's by `run` (into the same cells) at the start
+    of every search, with a fresh memo. `best_from_bottom` is the root (every bottom level,
+    best positions first, from `bottom_positions`), `expand` the best completion of a state,
+    through the memo (positions from the highest, and on each the levels that fit). The levels
+    of one position are a loop inside `expand`, not a function: a call per position costs more
+    than a tenth of a small game query; for the same reason a state is normalised and looked
+    up in the memo by `expand` itself, not by a function in front of it.
     """
-    tb = q.tb
-    counts, shape, need_w, tri, eq_after = q.counts, q.shape, q.need_w, q.tri, q.eq_after
-    plain_t, mixed_t, pres, dist_below = q.plain_t, q.mixed_t, q.pres, q.dist_below
-    match, match_below, mpos_below = q.match, q.match_below, q.mpos_below
-    match_upto, mpos_upto = q.match_upto, q.mpos_upto
-    w_level, w_match, wmax, k0, need_mask = q.w_level, q.w_match, q.wmax, q.k0, q.need_mask
-    balance_rank, base_rank, mix_rank, strength_rank, _ = q.ranks
+    tb = su.tb
+    shape, tri, eq_after, exact, n_levels = su.shape, su.tri, su.eq_after, su.exact, su.n_levels
+    w_level, w_match, wmax, k0, need_mask = su.w_level, su.w_match, su.wmax, su.k0, su.need_mask
+    balance_rank, base_rank, mix_rank, strength_rank = su.balance, su.base, su.mix, su.strength
     limit, step, vals = tb.limit, tb.step, tb.vals
-    reach_mix, reach_plain, lo_mix, lo_plain = q.reach, tb.one, tb.lo_mix, tb.lo_plain
-    n_levels = k0 if exact else 0
+    reach_mix, reach_plain, lo_mix, lo_plain = su.reach, tb.one, tb.lo_mix, tb.lo_plain
+    reach_lo = su.reach_lo
     first_found = first  # (`expand` has a local of that name)
-    d = len(pres)
-    sized = q.req_mask != 0  # festival sizes: matches count
     by_width = 0 if shape is None else 2  # which pattern lists a level's options come from
+    # The team's facts, bound by `run` for each search (see `_Query`).
+    counts: tuple[int, ...] = ()
+    need_w: list[int] = []
+    pres: list[int] = []
+    dist_below: list[int] = []
+    cast_below: list[int] = []
+    tri_root: Sequence[int] = ()
+    plain_t: list[tuple] = []
+    mixed_t: list[tuple] = []
+    match: Sequence[int] = ()
+    match_below: Sequence[int] = ()
+    mpos_below: Sequence[int] = ()
+    match_upto: Sequence[int] = ()
+    mpos_upto: Sequence[int] = ()
+    req_mask = n_sizes = d = lo_req = 0
+    sized = scarce = False
     memo: dict[_State, _Result | int | None] = {}
 
-    def above(
-        p: int,
+    def expand(
+        lpos: int,
         free: int,
         width: int,
         balance_left: int,
@@ -756,9 +1075,15 @@ def _search(q: _Query, exact: bool, first: bool = False) -> _Result | None:
         lmax: int,
         alpha: int,
     ) -> _Result | None:
-        """The best completion above a level (`expand`), through the memo. The state is
-        normalised first: budgets beyond the `lmax` levels still possible never bind, and each
-        level touching number p takes a Strength use and at most `width` castellers."""
+        """The best completion above a level, in the state of its arguments (see `_State`);
+        `lmax` is the levels still possible (>= the levels needed).
+
+        Returns a `_Result`, exact whenever its score >= `alpha`; None when no completion
+        reaches `alpha` (or none exists). States are memoised: entries are exact results or,
+        as an int, a bound "no completion scores that much". The state is normalised first:
+        budgets beyond the `lmax` levels still possible never bind, and each level touching
+        number `lpos` takes a Strength use and at most `width` castellers.
+        """
         if balance_left > lmax:
             balance_left = lmax
         if strength_left > lmax:
@@ -767,24 +1092,17 @@ def _search(q: _Query, exact: bool, first: bool = False) -> _Result | None:
             mix_left = lmax
         if free > width * strength_left:
             free = width * strength_left
-        key = (p, free, width, balance_left, strength_left, mix_left, miss, k, above_base, need)
+        key = (lpos, free, width, balance_left, strength_left, mix_left, miss, k, above_base, need)
         sub = memo.get(key, memo)
-        if sub is memo or (type(sub) is int and sub > alpha):
-            return expand(key, lmax, alpha)
-        if first_found and type(sub) is tuple and sub[0] < alpha:
-            # A first completion is not the best: one below this target proves nothing.
-            return expand(key, lmax, alpha)
-        return None if type(sub) is int else sub  # type: ignore[return-value]
-
-    def expand(key: _State, lmax: int, alpha: int) -> _Result | None:
-        """Best completion above a level in state `key` (see `_State`), normalised by `above`;
-        `lmax` is the levels still possible (>= the levels needed).
-
-        Returns a `_Result`, exact whenever its score >= `alpha`; None when no completion
-        reaches `alpha` (or none exists). Memo entries are exact results or, as an int, a bound
-        "no completion scores that much".
-        """
-        lpos, free, width, balance_left, strength_left, mix_left, miss, k, above_base, need = key
+        if sub is not memo:
+            if sub is None:
+                return None  # no completion at all
+            if type(sub) is int:
+                if sub <= alpha:
+                    return None  # nothing here reaches `sub`, so nothing reaches alpha
+            elif not first_found or sub[0] >= alpha:  # type: ignore[index,operator]
+                return sub  # type: ignore[return-value]
+            # (A first completion is not the best: one below this target proves nothing.)
         result: _Result | None
         if miss or need or k or (above_base and width <= limit):
             result = None
@@ -832,12 +1150,23 @@ def _search(q: _Query, exact: bool, first: bool = False) -> _Result | None:
             lo = reach_lo[miss.bit_length()]
             if d - dist_below[lo] < last:
                 last = d - dist_below[lo]
+        lvc = 0  # levels above an option on p by the castellers (read for a scarce team)
         for p in pres[d - dist_below[first + 1] : last]:
             dl = dist_below[p]
-            # Any option from here down: one level + what widths/sizes allow + the matches.
+            # Any option from here down: one level + what widths/castellers/sizes allow + the
+            # matches (each shrinks from p down, so the first that fails ends the loop).
             lv = dl + strength_left
             if lv > lv0:
                 lv = lv0
+            if scarce:
+                # `_most_levels` of the castellers below p, and with Strength those of p the
+                # option leaves (it takes one at least).
+                a = cast_below[p]
+                if strength_left:
+                    a += (free if p == lpos else counts[p]) - 1
+                lvc = a if a <= balance_left else balance_left + tri_root[a - balance_left]
+                if lv > lvc:
+                    lv = lvc
             if sized:
                 # Matches: each number is on one level at most, except with Strength.
                 mt = match_upto[p]
@@ -889,32 +1218,68 @@ def _search(q: _Query, exact: bool, first: bool = False) -> _Result | None:
                 mbp = match_below[p]
                 mpp = mpos_below[p]
                 mq = match[p]
-            # Each option on p: charge its skill uses, bound what it can reach, search above.
+            # Each option on p: bound what it can reach, charge its skill uses, search above.
             used = 0  # dominance run of the last usable mixed level
             for n, top, topc, c0, gs, gm, mixed, bits, lvl, group in seq:
-                # Charge the relaxations this level needs on this state (C-6.3a).
+                # A level of number lpos needs Strength, and only the free ones are left.
                 if top < lpos:
                     ns = strength_left
-                    u = 0
-                    nmk = need
                 elif top > lpos or topc > free:
-                    continue  # number lpos needs Strength, and only the free ones are left
+                    continue
                 else:
                     ns = strength_left - 1
-                    u = 1
-                    nmk = need & ~_STRENGTH_BIT
                 if group:
                     if group == used:
                         continue  # the rest of its dominance run cannot do better
                     used = group
-                if n == width:  # `cap` allows it only with Balance
-                    nb = balance_left - 1
-                    u += 1
-                    nmk &= ~_BALANCE_BIT
-                else:
-                    nb = balance_left
+                nb = balance_left - 1 if n == width else balance_left  # as wide: Balance
                 if n + nb <= nk:
                     break  # too narrow for the levels still needed (and so are the rest)
+                if not top_only:
+                    # Local bound: this level + what the child could add at most (before the
+                    # uses are charged: most options stop here).
+                    lv = n - 1 + nb
+                    if lv > dl + ns:
+                        lv = dl + ns
+                        if nk > lv:
+                            continue  # too few smaller numbers left for the levels still needed
+                    lm = lv
+                    if scarce and lv > lvc:
+                        lv = lvc
+                        if nk > lv:
+                            continue  # too few castellers left for the levels still needed
+                    nmiss = miss & ~bits
+                    if nmiss >> p:
+                        continue  # a required number above this level is still missing
+                    if exact and lv > nk:
+                        lv = nk
+                    nF = cnt - c0
+                    if sized:
+                        # Matches above: the matching castellers left; at most n per level and
+                        # one level per festival number except with Strength; at most what
+                        # `lv` levels hold, which narrow by one each except with Balance.
+                        mt = mbp + nF * mq
+                        if mt > n * (mpp + ns):
+                            mt = n * (mpp + ns)
+                        hold = n * lv - tri[lv - nb if lv > nb else 0]
+                        if mt > hold:
+                            mt = hold
+                        ubs = gs + w_level * lv + w_match * mt
+                    else:
+                        ubs = gs + w_level * lv
+                    if ubs < thr:
+                        if plain:
+                            break  # the bound never grows along a plain list
+                        continue
+                # Charge the relaxations this level needs on this state (C-6.3a).
+                u = 0
+                nmk = need
+                if ns != strength_left:
+                    u = 1
+                    nmk &= ~_STRENGTH_BIT
+                if nb != balance_left:
+                    u += 1
+                    nmk &= ~_BALANCE_BIT
                 if mixed:
                     nm = mix_left - 1
                     u += 1
@@ -943,36 +1308,6 @@ def _search(q: _Query, exact: bool, first: bool = False) -> _Result | None:
                             memo[key] = result
                             return result
                     continue
-                # Local bound: this level + what the child could add at most.
-                lv = n - 1 + nb
-                if lv > dl + ns:
-                    lv = dl + ns
-                    if nk > lv:
-                        continue  # too few smaller numbers left for the levels still needed
-                lm = lv
-                nmiss = miss & ~bits
-                if nmiss >> p:
-                    continue  # a required number above this level is still missing
-                if exact and lv > nk:
-                    lv = nk
-                nF = cnt - c0
-                if sized:
-                    # Matches above: the matching castellers left; at most n per level and
-                    # one level per festival number except with Strength; at most what `lv`
-                    # levels hold, which narrow by one each except with Balance.
-                    mt = mbp + nF * mq
-                    if mt > n * (mpp + ns):
-                        mt = n * (mpp + ns)
-                    hold = n * lv - tri[lv - nb if lv > nb else 0]
-                    if mt > hold:
-                        mt = hold
-                    ubs = gs + w_level * lv + w_match * mt
-                else:
-                    ubs = gs + w_level * lv
-                if ubs < thr:
-                    if plain:
-                        break  # the bound never grows along a plain list
-                    continue
                 if (
                     result is not None
                     and ubs == result[0]
@@ -988,7 +1323,7 @@ def _search(q: _Query, exact: bool, first: bool = False) -> _Result | None:
                         continue
                     sub = _ZERO
                 else:
-                    found = above(p, nF, n, nb, ns, nm, nmiss, nk, 0, nmk, lm, thr - gs)
+                    found = expand(p, nF, n, nb, ns, nm, nmiss, nk, 0, nmk, lm, thr - gs)
                     if found is None:
                         continue
                     sub = found
@@ -1006,24 +1341,40 @@ def _search(q: _Query, exact: bool, first: bool = False) -> _Result | None:
         memo[key] = result
         return result
 
+    def levels_above_bottom(p: int, left: int) -> int:
+        """The most levels the castellers allow above a bottom on p that leaves `left` of
+        p's castellers (`_most_levels`: those below p, and with Strength those left)."""
+        a = cast_below[p] + left if strength_rank else cast_below[p]
+        return a if a <= balance_rank else balance_rank + tri_root[a - balance_rank]
+
     def bottom_positions(floor: int, kcap: int) -> tuple[list[tuple[int, int]], int]:
-        """The positions a bottom level may start on, each with an upper bound for every bottom
-        there (one level + what widths/sizes allow + the matches up to its window), best first;
-        and the fewest uses any answer has when known (-1: not known, see `best_from_bottom`)."""
+        """The positions a bottom level may start on, best first, each with an upper bound for
+        every bottom there: one level + what widths/sizes/castellers allow (`_most_levels` of
+        the castellers below, and with Strength those of p the bottom leaves) + the matches up
+        to its window; and the fewest uses any answer has when known (-1: not known, see
+        `best_from_bottom`).
+
+        A first-found search (`first_found`) keeps them in the order of the bound without the
+        castellers, which prunes the same but finds its tower in the same place as before."""
         if exact and not sized:
             # Every tower that meets the query scores `floor`: positions from the highest that
-            # leave enough smaller numbers for the levels above. Without Mix levels these come
-            # in descending lexicographic order, so once the best uses no more skills than any
-            # tower must (one per exhibition skill, Balance for a shape's equal neighbours) the
-            # rest lose.
-            order = [(floor, p) for p in pres if dist_below[p] + strength_rank >= k0 - 1]
+            # leave enough smaller numbers and castellers for the levels above. Without Mix
+            # levels these come in descending lexicographic order, so once the best uses no more
+            # skills than any tower must (one per exhibition skill, Balance for a shape's equal
+            # neighbours) the rest lose.
+            order = []
+            for p in pres:
+                if dist_below[p] + strength_rank >= k0 - 1:
+                    if scarce and levels_above_bottom(p, counts[p] - 1) < k0 - 1:
+                        continue
+                    order.append((floor, p))
             if mix_rank:
                 return order, -1
             balance = max(need_mask & _BALANCE_BIT, eq_after[k0])
             return order, _POPCOUNT[need_mask & ~_BALANCE_BIT] + balance
         target0 = shape[0] if shape is not None else 0
         order = []
-        for p in pres:
+        for p in pres[: d - dist_below[lo_req]]:
             w = target0 or len(mixed_t[p][2]) - 1  # the widest bottom on p
             if w > wmax and not (base_rank and w > limit):
                 if target0:
@@ -1035,9 +1386,23 @@ def _search(q: _Query, exact: bool, first: bool = False) -> _Result | None:
             if lv > kcap:
                 lv = kcap
             ub = w_level * (1 + lv) + w_match * match_upto[p]
-            if ub >= floor:
-                order.append((ub, p))
-        order.sort(reverse=True)
+            if scarce:
+                a = cast_below[p] + counts[p] - 1 if strength_rank else cast_below[p]
+                lvc = a if a <= balance_rank else balance_rank + tri_root[a - balance_rank]
+                if lvc < lv:
+                    tight = w_level * (1 + lvc) + w_match * match_upto[p]
+                    if tight < floor:
+                        continue
+                    if not first_found:
+                        ub = tight
+            if ub < floor:
+                continue
+            # Insert by descending bound, after the equal ones (higher positions come first):
+            # a few positions, so no sort is needed.
+            i = len(order)
+            while i and order[i - 1][0] < ub:
+                i -= 1
+            order.insert(i, (ub, p))
         return order, -1
 
     def best_from_bottom() -> _Result | None:
@@ -1048,13 +1413,12 @@ def _search(q: _Query, exact: bool, first: bool = False) -> _Result | None:
         `bottom_positions`, and on a position the widest bottoms first, so that a good tower
         prunes the rest early.
         """
-        floor = w_level * k0 + w_match * q.n_sizes
+        floor = w_level * k0 + w_match * n_sizes
         target0 = shape[0] if shape is not None else 0
         kcap = k0 - 1 if exact else len(counts) + strength_rank
         base_min = limit + 1 if base_rank else 1 << 30  # narrowest bottom that can be a Base level
         bases = (0, 1) if base_rank else (0,)
         order, least = bottom_positions(floor, kcap)
-        req_mask = q.req_mask
         result: _Result | None = None
         best_s = _NEG
         for pub, p in order:
@@ -1066,6 +1430,10 @@ def _search(q: _Query, exact: bool, first: bool = False) -> _Result | None:
             else:
                 heads = table[3][target0] if target0 < len(table[3]) else ()
             dlr = dist_below[p] + strength_rank  # levels above a bottom on p, by numbers left
+            # The castellers for the levels above (for a scarce team): those below p, with
+            # Strength those of p the bottom leaves.
+            cb = cast_below[p] if scarce else 0
+            ab = cb + counts[p] if strength_rank else cb
             mq = match[p]
             mc = match_below[p] + counts[p] * mq
             mlv = mpos_below[p] + strength_rank  # levels above that can hold festival sizes
@@ -1087,6 +1455,13 @@ def _search(q: _Query, exact: bool, first: bool = False) -> _Result | None:
                     if k0 - 1 > lm:
                         continue  # too few levels possible above it
                     lv = lm if lm < kcap else kcap
+                    if scarce:
+                        a = ab - c0 if strength_rank else ab
+                        lvc = a if a <= balance_rank else balance_rank + tri_root[a - balance_rank]
+                        if lvc < lv:
+                            if k0 - 1 > lvc:
+                                continue  # too few castellers for the levels needed above it
+                            lv = lvc
                     if sized:
                         mt = mc - c0 * mq
                         if mt > width * (lv if lv < mlv else mlv):
@@ -1130,7 +1505,7 @@ def _search(q: _Query, exact: bool, first: bool = False) -> _Result | None:
                     nmiss = req_mask & ~bits
                     if nmiss >> p:
                         continue  # a required number above the bottom is missed
-                    sub = above(
+                    sub = expand(
                         p,
                         counts[p] - c0,
                         width,
@@ -1154,12 +1529,28 @@ def _search(q: _Query, exact: bool, first: bool = False) -> _Result | None:
                         best_s = cand[0]
         return result
 
-    answer = best_from_bottom()
-    # The closures refer to each other through their cells (`above` -> `expand` -> `above`):
-    # clearing the cell of `expand` frees the search's memo and
-    # tables at once rather than leaving them to the cyclic garbage collector.
-    expand = None  # type: ignore[assignment]  # noqa: F811
-    return answer
+    def run(q: _Query) -> _Result | None:
+        """One search: bind the team's facts, search from the root, empty the memo."""
+        nonlocal counts, need_w, pres, dist_below, cast_below, tri_root, plain_t, mixed_t
+        nonlocal match, match_below, mpos_below, match_upto, mpos_upto, req_mask, n_sizes, d
+        nonlocal lo_req, sized, scarce
+        counts, need_w, pres, dist_below = q.counts, q.need_w, q.pres, q.dist_below
+        cast_below, tri_root, scarce = q.cast_below, q.tri_root, q.scarce
+        plain_t, mixed_t = q.plain_t, q.mixed_t
+        match, match_below, mpos_below = q.match, q.match_below, q.mpos_below
+        match_upto, mpos_upto = q.match_upto, q.mpos_upto
+        req_mask, n_sizes = q.req_mask, q.n_sizes
+        d = len(pres)
+        # The lowest position a bottom level may start on: every level above it holds numbers
+        # no larger than its smallest, so its window must reach the highest required number.
+        lo_req = reach_lo[req_mask.bit_length()]
+        sized = req_mask != 0  # festival sizes: matches count
+        try:
+            return best_from_bottom()
+        finally:
+            memo.clear()
+
+    return run
 
 
 def _solution(
@@ -1167,16 +1558,18 @@ def _solution(
     ranks: Mapping[str, int],
     rules: TowerRules,
 ) -> Solution | None:
-    """The Solution of a `_query` answer: check's uses, and the festival score (C-9.3) from
-    the search's count of castellers numbered in the sizes."""
+    """The Solution of a `_query` answer: check's uses (the tower re-checked by the legal path
+    of `towers.check`, which gives a new dict), and the festival score (C-9.3) from the
+    search's count of castellers numbered in the sizes."""
     if found is None:
         return None
     levels, matches = found
-    result = check(levels, ranks, rules)
-    if not result.legal or result.uses is None:
-        raise AssertionError(f"solver built an illegal tower {levels!r}: {result.reason}")
+    accounted = legal_accountings(levels, ranks, rules)
+    if accounted is None:
+        reason = check(levels, ranks, rules).reason
+        raise AssertionError(f"solver built an illegal tower {levels!r}: {reason}")
     score = rules.score_per_level * len(levels) + rules.score_per_match * matches
-    return Solution(levels, score, dict(result.uses))
+    return Solution(levels, score, accounted[0])
 
 
 def _solve(
@@ -1192,7 +1585,7 @@ def _solve(
     first: bool = False,
 ) -> Solution | None:
     tb = _tables(rules)
-    sizes_t = tuple(sorted(set(sizes))) if sizes else ()
+    size_bits = _size_bits(sizes, tb) if sizes else 0
     mask: int | None
     if needs is None:
         mask = 0
@@ -1202,13 +1595,15 @@ def _solve(
             return None
     w_level, w_match = (1, 0) if tallest else (rules.score_per_level, rules.score_per_match)
     rank_t = tuple(map(ranks.get, tb.skills, tb.zeros))
-    if rank_t and min(rank_t) < 0:
-        rank_t = tuple(r if r > 0 else 0 for r in rank_t)
+    for r in rank_t:
+        if r < 0:
+            rank_t = tuple(r if r > 0 else 0 for r in rank_t)
+            break
     found = _query(
         _counts(team, tb.index),
         rank_t,
-        rules,
-        sizes_t,
+        tb,
+        size_bits,
         min_levels,
         n_levels,
         tuple(shape) if shape is not None else None,

@@ -321,12 +321,28 @@ def check(
 
     `levels` lists casteller numbers per level, bottom first; `ranks` maps skill name to rank
     (a missing skill has rank 0). This runs on every tower action, so the legal path is a single
-    plain loop; any problem is handed to `_diagnose`, which finds the first one in words.
+    plain loop (`legal_accountings`); any problem is handed to `_diagnose`, which finds the
+    first one in words.
+    """
+    found = legal_accountings(levels, ranks, rules)
+    if found is None:
+        return _diagnose(levels, ranks, rules)
+    return TowerCheck(True, found[0], None, None, None, found[1], len(levels))
+
+
+def legal_accountings(
+    levels: Sequence[Sequence[int]], ranks: Mapping[str, int], rules: TowerRules
+) -> tuple[dict[str, int], tuple[dict[str, int], ...]] | None:
+    """The legal path of `check`: (the chosen accounting, every legal accounting) of a legal
+    tower, or None when it is not legal (`check` then says why). Each dict is new.
+
+    For callers that only need the uses of a tower they expect to be legal (the solver re-checks
+    every tower it returns), without building a `TowerCheck`.
     """
     plan = rules._plan
     h = len(levels)
     if not h:
-        return _diagnose(levels, ranks, rules)
+        return None
     mix = strength = balance = 0
     prev_lo = prev_n = 0
     contiguous = plan.contiguous
@@ -336,54 +352,71 @@ def check(
     first = True
     for level in levels:
         n = len(level)
+        ints = True
+        # The smallest and largest numbers, as min() and max() pick them (the first of equal
+        # ones), in plain comparisons: builtins cost more for levels this short.
         if n == 1:
             lo = hi = level[0]
+        elif n == 2:
+            a, b = level
+            if b < a:
+                lo, hi = b, a
+            elif b > a:
+                lo, hi = a, b
+            else:
+                lo = hi = a
         elif n:
-            lo = min(level)
-            hi = max(level)
+            lo = hi = level[0]
+            for x in level:
+                if x < lo:
+                    lo = x
+                elif x > hi:
+                    hi = x
+                if type(x) is not int:
+                    ints = False
         else:
-            return _diagnose(levels, ranks, rules)
+            return None
         if contiguous:
             if lo < smin or hi > smax or (type(lo) is not int) or (type(hi) is not int):
-                return _diagnose(levels, ranks, rules)
-            if n > 2 and not all(type(x) is int for x in level):
-                return _diagnose(levels, ranks, rules)
+                return None
+            if not ints:
+                return None
         else:
             size_set = plan.size_set
             for x in level:
                 if type(x) is not int or x not in size_set:
-                    return _diagnose(levels, ranks, rules)
+                    return None
         if hi != lo:
             if hi - lo > spread:
-                return _diagnose(levels, ranks, rules)
+                return None
             mix += 1
         if first:
             first = False
         else:
             if hi >= prev_lo:
                 if hi > prev_lo:
-                    return _diagnose(levels, ranks, rules)
+                    return None
                 strength += 1
             if n >= prev_n:
                 if n > prev_n:
-                    return _diagnose(levels, ranks, rules)
+                    return None
                 balance += 1
         prev_lo = lo
         prev_n = n
 
     get = ranks.get
     if mix and (plan.mix is None or mix > get(plan.mix, 0)):
-        return _diagnose(levels, ranks, rules)
+        return None
     if strength and (plan.strength is None or strength > get(plan.strength, 0)):
-        return _diagnose(levels, ranks, rules)
+        return None
     if balance and (plan.balance is None or balance > get(plan.balance, 0)):
-        return _diagnose(levels, ranks, rules)
+        return None
 
     n0 = len(levels[0])
     limit = plan.limit
     if n0 <= limit:
         uses = _uses(plan, balance, 0, mix, strength, 0)
-        return TowerCheck(True, uses, None, None, None, (uses,), h)
+        return uses, (uses,)
 
     step = plan.step
     width_rank = get(plan.width, 0) if plan.width is not None else 0
@@ -397,13 +430,13 @@ def check(
             based = _uses(plan, balance, 1, mix, strength, w1)
     if plain is None:
         if based is None:
-            return _diagnose(levels, ranks, rules)
-        return TowerCheck(True, based, None, None, None, (based,), h)
+            return None
+        return based, (based,)
     if based is None:
-        return TowerCheck(True, plain, None, None, None, (plain,), h)
+        return plain, (plain,)
     # Fewer total uses wins; on equal totals the accounting without a Base use (C-6.3a).
     chosen = based if w0 > 1 + w1 else plain
-    return TowerCheck(True, chosen, None, None, None, (plain, based), h)
+    return chosen, (plain, based)
 
 
 def _castellers(n: int) -> str:

@@ -14,7 +14,11 @@ import brute_force as bf
 import pytest
 from brute_force import SKILLS, make_rules
 from castell_game.solver import (
+    _TRI_ROOT,
     Solution,
+    _most_levels,
+    _tri_root,
+    any_tower,
     best_festival_tower,
     best_tower_dict,
     clear_cache,
@@ -418,3 +422,133 @@ def test_c6_3a_c8_3_c8_4_c9_3_fixed_sample_equals_brute_force_for_every_skill():
             needed.update(query.get("needs", ()))
     assert used == set(SKILLS)
     assert needed == set(SKILLS)
+
+
+# --- The castellers bound (`solver._most_levels`) -------------------------------------------------
+
+# Few castellers under high ranks: the teams where castellers, not widths, bound the levels, so
+# the solver's castellers bound (its prefilter, and in the search for a scarce team) is what
+# prunes.
+scarce_teams = st.lists(st.integers(1, 10), min_size=1, max_size=11)
+high_ranks = st.fixed_dictionaries(
+    {
+        "balance": st.integers(0, 3),
+        "base": st.integers(0, 2),
+        "mix": st.integers(0, 3),
+        "strength": st.integers(0, 3),
+        "width": st.integers(1, 3),
+    }
+)
+
+
+@settings(max_examples=bf.examples(150), deadline=None)
+@given(team=scarce_teams, ranks=ranks_st)
+def test_c5_4_c6_2_castellers_bound_the_levels_of_every_tower(team, ranks):
+    """C-5.4 / C-6.2 (Balance) / C-6.3a: a legal tower of n castellers has at most
+    `_most_levels(n, Balance rank)` levels (widths grow downwards except with a Balance use, and
+    each level holds one casteller at least). The search applies it to the levels above a level,
+    which are a legal tower of the castellers left, so this is the bound's whole safety."""
+    rules = make_rules()
+    bound = _most_levels(len(team), ranks["balance"], _TRI_ROOT)
+    assert bf.tallest(team, ranks, rules) <= bound
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 5, 40, 511, 512, 2000])
+def test_most_levels_table_covers_any_team_size(n):
+    """`_tri_root` extends the table `_most_levels` reads for teams of any size (512 and up)."""
+    table = _tri_root(n)
+    assert len(table) > n
+    for balance in (0, 1, 3):
+        m = _most_levels(n, balance, table)
+        # m levels fit in n castellers, m + 1 do not (the smallest stack, see its docstring).
+        need = [
+            k if k <= balance + 1 else balance + (k - balance) * (k - balance + 1) // 2
+            for k in (m, m + 1)
+        ]
+        assert need[0] <= n < need[1]
+
+
+@settings(max_examples=bf.examples(200), deadline=None)
+@given(team=scarce_teams, ranks=high_ranks, sizes=fest_sizes, min_levels=st.integers(1, 6))
+def test_c9_festival_optimum_for_scarce_teams_equals_brute_force(team, ranks, sizes, min_levels):
+    """C-9.2 / C-9.3 / C-6.3a for small teams under high ranks (the castellers bound prunes
+    their bottoms and levels): the solver's tower is the brute force's, and `any_tower`
+    finds one exactly when there is one."""
+    rules = make_rules()
+    clear_cache()
+    solution = best_festival_tower(team, ranks, rules, sizes, min_levels)
+    assert as_pair(solution) == bf.best_tower(team, ranks, rules, sizes, min_levels)
+    found = any_tower(team, ranks, rules, sizes, min_levels)
+    assert (found is None) == (solution is None)
+    if found is not None:
+        assert check(found.levels, ranks, rules).legal
+
+
+@settings(max_examples=bf.examples(150), deadline=None)
+@given(team=scarce_teams, ranks=high_ranks, data=st.data())
+def test_c8_shapes_and_exhibitions_for_scarce_teams_equal_brute_force(team, ranks, data):
+    """C-8.3 / C-8.4 / C-6.3a for small teams under high ranks (exact heights: the castellers
+    bound filters the bottom positions)."""
+    rules = make_rules()
+    clear_cache()
+    if data.draw(st.booleans(), label="shape"):
+        shape = sorted(data.draw(st.lists(st.integers(1, 5), min_size=1, max_size=6)), reverse=True)
+        solution = complete_shape(team, ranks, rules, shape)
+        expected = bf.best_tower(team, ranks, rules, shape=shape)
+        found = any_tower(team, ranks, rules, shape=shape)
+    else:
+        needs = data.draw(st.lists(st.sampled_from(SKILLS), min_size=1, max_size=2, unique=True))
+        n_levels = data.draw(st.integers(1, 6), label="n_levels")
+        solution = complete_exhibition(team, ranks, rules, needs, n_levels)
+        expected = bf.best_tower(team, ranks, rules, n_levels=n_levels, needs=needs)
+        found = any_tower(team, ranks, rules, n_levels=n_levels, needs=needs)
+    assert as_pair(solution) == expected
+    assert (found is None) == (solution is None)
+
+
+@pytest.mark.parametrize(
+    ("sizes", "expected_found"),
+    [((), True), ((9, 5), True), ((5, 9, 9, 5), True), ([9, 5], True), ((4,), False)],
+)
+def test_c9_2_festival_sizes_in_any_order_or_repeated_ask_the_same(sizes, expected_found):
+    """C-9.2: the festival sizes are a set (the solver keys its memo on them as one bit per
+    number): order, repeats and the container do not change the answer; a size the team lacks,
+    or that is not a casteller number, means no tower."""
+    rules = make_rules()
+    team = [9, 9, 8, 7, 6, 5, 5, 3]
+    clear_cache()
+    got = best_festival_tower(team, ALL3, rules, sizes, 2)
+    assert (got is not None) == expected_found
+    if got is not None:
+        assert as_pair(got) == bf.best_tower(team, ALL3, rules, sorted(set(sizes)), 2)
+    assert best_festival_tower(team, ALL3, rules, (11,), 1) is None
+
+
+def test_searches_in_threads_do_not_share_state():
+    """The search's closures are kept per setup and reused (`solver._search` takes one from a
+    pool): searches running at once in threads each get their own, so the answers are the
+    ones a single thread gets (C-9.2 / C-9.3 festival queries, one setup for all)."""
+    import threading
+
+    rules = make_rules()
+    rng = random.Random(11)
+    queries = [([rng.randint(1, 10) for _ in range(rng.randint(8, 20))], (3, 7)) for _ in range(60)]
+    expected = []
+    for team, sizes in queries:
+        clear_cache()
+        expected.append(as_pair(best_festival_tower(team, ALL3, rules, sizes, 3)))
+    results: dict[int, list] = {}
+
+    def work(worker: int) -> None:
+        got = []
+        for team, sizes in queries:
+            clear_cache()
+            got.append(as_pair(best_festival_tower(team, ALL3, rules, sizes, 3)))
+        results[worker] = got
+
+    threads = [threading.Thread(target=work, args=(w,)) for w in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(got == expected for got in results.values())
