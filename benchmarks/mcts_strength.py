@@ -163,7 +163,7 @@ def main() -> int:
         print("the two versions choose differently at 200 iterations a move")
         return 1
     old_iterations = max(1, round(old["rate"] * args.time))
-    mine = f"mcts:iterations=1000000,time={args.time}"
+    mine = f"mcts:time={args.time}"  # `time` alone: as many iterations as fit
     theirs = f"mcts:iterations={old_iterations}"
     wins = 0.0
     half = args.games // 2
