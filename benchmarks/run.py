@@ -192,7 +192,7 @@ def bench_tictactoe(games: int) -> dict:
         players.insert(0, ("openspiel", lambda seed: tictactoe.play(seed, tictactoe.State)))
     game = tictactoe.openspiel_game()
     if game is not None:
-        players.insert(0, ("pyspiel", lambda seed: tictactoe.play_openspiel(seed, game)))
+        players.insert(0, ("pyspiel", lambda seed: tictactoe.play(seed, game.new_initial_state)))
     for name, play in players:
         play(0)
         start = cpu()

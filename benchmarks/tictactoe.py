@@ -182,22 +182,10 @@ def play(seed: int, state_class: type = State) -> int:
 def openspiel_game() -> Any:
     """OpenSpiel's own Python tic-tac-toe (`python_tic_tac_toe`, `open_spiel/python/games/`)
     through pyspiel, or None when OpenSpiel is not installed (`pip install open_spiel`; the
-    test extras have it)."""
+    test extras have it). Play it with `play(seed, game.new_initial_state)`."""
     try:
         import pyspiel
         from open_spiel.python.games import tic_tac_toe  # noqa: F401  (registers the game)
     except ImportError:
         return None
     return pyspiel.load_game("python_tic_tac_toe")
-
-
-def play_openspiel(seed: int, game: Any) -> int:
-    """One random game of OpenSpiel's own Python tic-tac-toe, in the same loop as `play`."""
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    actions = 0
-    while not state.is_terminal():
-        state.apply_action(rng.choice(state.legal_actions()))
-        actions += 1
-    state.returns()
-    return actions

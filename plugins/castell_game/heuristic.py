@@ -6,7 +6,7 @@ random bot.
 from __future__ import annotations
 
 import marshal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from . import towers
 from .tables import Tables
@@ -20,6 +20,8 @@ MEMO_SIZE = 50_000
 #: The `marshal` format of memo keys: version 2, without back-references, which plain data
 #: does not need and which cost a fifth of the time.
 KEY_FORMAT = 2
+
+T = TypeVar("T")
 
 
 def evaluate(t: Tables, game: GameContext, player: int) -> float:
@@ -53,13 +55,9 @@ def evaluate(t: Tables, game: GameContext, player: int) -> float:
         ),
         KEY_FORMAT,
     )
-    memo = t.evaluations
-    value = memo.get(key)
+    value = t.evaluations.get(key)
     if value is None:
-        value = position_value(t, game, player)
-        if len(memo) >= MEMO_SIZE:
-            memo.clear()
-        memo[key] = value
+        value = _keep(t.evaluations, key, position_value(t, game, player))
     return value
 
 
@@ -100,14 +98,9 @@ def evaluate_all(t: Tables, game: GameContext) -> list[float]:
         key = (common, dumps([part[player] for part in parts], KEY_FORMAT), player)
         value = memo.get(key)
         if value is None:
-            value = position_value(t, game, player)
-            if len(memo) >= MEMO_SIZE:
-                memo.clear()
-            memo[key] = value
+            value = _keep(memo, key, position_value(t, game, player))
         out.append(value)
-    if len(whole) >= MEMO_SIZE:
-        whole.clear()
-    whole[position] = tuple(out)
+    _keep(whole, position, tuple(out))
     return out
 
 
@@ -115,14 +108,18 @@ def _score(t: Tables, game: GameContext, player: int) -> float:
     """`game.score_of(player)`, memoised on what the facts it scores read (`facts_parts`): a
     search's positions differ mostly in what scores nothing yet (the pawn, the tower)."""
     key = marshal.dumps(facts_parts(game.state["g"], player), KEY_FORMAT)
-    memo = t.scores
-    score = memo.get(key)
+    score = t.scores.get(key)
     if score is None:
-        score = float(game.score_of(player))
-        if len(memo) >= MEMO_SIZE:
-            memo.clear()
-        memo[key] = score
+        score = _keep(t.scores, key, float(game.score_of(player)))
     return score
+
+
+def _keep(memo: dict, key: object, value: T) -> T:
+    """Store `value` in a memo, which starts afresh when full (memory stays flat)."""
+    if len(memo) >= MEMO_SIZE:
+        memo.clear()
+    memo[key] = value
+    return value
 
 
 def near_calendar(calendar: list, rnd: int) -> list:
