@@ -74,31 +74,24 @@ class SpielState:
         return list(self._history)
 
 
-class State(SpielState):
-    """A tic-tac-toe position, OpenSpiel style: a numpy board of ".", "x", "o"."""
+class TicTacToe(SpielState):
+    """What both boards share: whose turn it is, the end of the game and its returns."""
 
     def __init__(self) -> None:
-        if np is None:
-            raise RuntimeError("numpy is needed for the OpenSpiel-style board")
         super().__init__()
         self._cur_player = 0
         self._player0_score = 0.0
         self._is_terminal = False
-        self.board: Any = np.full((ROWS, COLS), ".")
 
     def current_player(self) -> int:
         return TERMINAL if self._is_terminal else self._cur_player
 
-    def _legal_actions(self, player: int) -> list[int]:
-        """The empty cells, in order."""
-        return [a for a in range(CELLS) if self.board[coord(a)] == "."]
-
-    def _apply_action(self, action: int) -> None:
-        self.board[coord(action)] = "x" if self._cur_player == 0 else "o"
-        if line_exists(self.board):
+    def _end_move(self, won: bool, full: bool) -> None:
+        """After the mover's mark: the mover wins, the board is full, or the turn passes."""
+        if won:
             self._is_terminal = True
             self._player0_score = 1.0 if self._cur_player == 0 else -1.0
-        elif all(self.board.ravel() != "."):
+        elif full:
             self._is_terminal = True
         else:
             self._cur_player = 1 - self._cur_player
@@ -108,6 +101,25 @@ class State(SpielState):
 
     def returns(self) -> list[float]:
         return [self._player0_score, -self._player0_score]
+
+
+class State(TicTacToe):
+    """A tic-tac-toe position, OpenSpiel style: a numpy board of ".", "x", "o"."""
+
+    def __init__(self) -> None:
+        if np is None:
+            raise RuntimeError("numpy is needed for the OpenSpiel-style board")
+        super().__init__()
+        self.board: Any = np.full((ROWS, COLS), ".")
+
+    def _legal_actions(self, player: int) -> list[int]:
+        """The empty cells, in order."""
+        return [a for a in range(CELLS) if self.board[coord(a)] == "."]
+
+    def _apply_action(self, action: int) -> None:
+        self.board[coord(action)] = "x" if self._cur_player == 0 else "o"
+        won = line_exists(self.board)
+        self._end_move(won, not won and bool(all(self.board.ravel() != ".")))
 
 
 def line_value(line: Any) -> str | None:
@@ -131,18 +143,12 @@ def line_exists(board: Any) -> bool:
     )
 
 
-class ListState(SpielState):
+class ListState(TicTacToe):
     """The same game on a plain list of nine marks: no numpy."""
 
     def __init__(self) -> None:
         super().__init__()
-        self._cur_player = 0
-        self._player0_score = 0.0
-        self._is_terminal = False
         self.board = ["."] * CELLS
-
-    def current_player(self) -> int:
-        return TERMINAL if self._is_terminal else self._cur_player
 
     def _legal_actions(self, player: int) -> list[int]:
         board = self.board
@@ -152,19 +158,8 @@ class ListState(SpielState):
         board = self.board
         mark = "x" if self._cur_player == 0 else "o"
         board[action] = mark
-        if any(board[a] == board[b] == board[c] == mark for a, b, c in LINES):
-            self._is_terminal = True
-            self._player0_score = 1.0 if self._cur_player == 0 else -1.0
-        elif "." not in board:
-            self._is_terminal = True
-        else:
-            self._cur_player = 1 - self._cur_player
-
-    def is_terminal(self) -> bool:
-        return self._is_terminal
-
-    def returns(self) -> list[float]:
-        return [self._player0_score, -self._player0_score]
+        won = any(board[a] == board[b] == board[c] == mark for a, b, c in LINES)
+        self._end_move(won, not won and "." not in board)
 
 
 def play(seed: int, state_class: type = State) -> int:
