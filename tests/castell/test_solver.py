@@ -552,3 +552,30 @@ def test_searches_in_threads_do_not_share_state():
     for thread in threads:
         thread.join()
     assert all(got == expected for got in results.values())
+
+
+# --- Pattern tables (`solver._patterns`) -----------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["standard", *sorted(VARIANTS)])
+def test_c6_3_pattern_tables_of_small_windows_equal_the_generic_construction(variant):
+    """C-5.1, C-6.3 (Mix levels within the spread): the levels of a window of one or two
+    numbers are built in order (`_single_patterns`, `_pair_patterns`) instead of enumerated and
+    sorted; the tables must equal `_window_patterns`'s for every window, festival bits and
+    score weights (the tallest query's (1, 0) and weights that make matches cost)."""
+    from castell_game.solver import _patterns, _tables, _window_patterns
+
+    rules = make_rules() if variant == "standard" else VARIANTS[variant]
+    tb = _tables(rules)
+    windows = 0
+    for p in range(len(tb.vals)):
+        wcs = [(c0,) for c0 in range(1, 7)]
+        if p + 1 < len(tb.vals):
+            wcs += [(c0, c1) for c0 in range(1, 7) for c1 in range(7)]
+        for wc in wcs:
+            for mbits in range(1 << len(wc)):
+                for w_level, w_match in ((1, 1), (1, 0), (2, 3), (1, -1), (0, 2)):
+                    expected = _window_patterns(tb, p, wc, mbits, w_level, w_match)
+                    assert _patterns(tb, p, wc, mbits, w_level, w_match) == expected, (p, wc)
+                    windows += 1
+    assert windows > 1000
