@@ -7,8 +7,9 @@ festival sizes = two random numbers, at least 4 levels: the median and p90 time 
 `best_festival_tower` (query cache cleared before every query), and where the brute-force
 enumerator of tests/castell/brute_force.py finishes (teams up to --brute-max castellers) its
 median time, the speed-up, and a check that both find the same score. One process, one core;
-the garbage collector is paused while the solver is timed, as `timeit` does, and times are
-this process's CPU time (other load on a shared machine moves wall time by half).
+the garbage collector is paused while the solver is timed, as `timeit` does (collected once
+per row, not before every query: see `gc_paused`), and times are this process's CPU time
+(other load on a shared machine moves wall time by half).
 The target is a median under 5 ms at 30 castellers. It also times `check` on a 4-level tower.
 
 Game queries: the small queries a game really asks (teams of 7-25, mostly low ranks). The
@@ -16,9 +17,7 @@ benchmark plays --games seeded random 4-player games of the standard rules, reco
 `best_festival_tower` / `complete_shape` / `complete_exhibition` call that reaches the solver
 (the game logic memoises repeated questions), then answers each recorded query cold (cache
 cleared before it), best of --repeat runs per query: median microseconds per query and total
-milliseconds per 1000 queries, overall and per kind. The `any_tower` calls of the same games
-(the existence query that counting legal actions asks) are recorded too and reported on their
-own row, timed the same way after the others (so the other rows measure what they always did).
+milliseconds per 1000 queries, overall and per kind.
 """
 
 from __future__ import annotations
@@ -47,9 +46,6 @@ from castell_dsl.runtime.simulation import play_game
 
 TEAM_SIZES = (10, 11, 12, 20, 30, 40)
 GAME_QUERIES = ("best_festival_tower", "complete_shape", "complete_exhibition")
-#: The existence query (counting legal actions), reported on its own row: recorded in the same
-#: games and replayed after the others, so the rows above are measured as they always were.
-EXISTENCE_QUERY = "any_tower"
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -59,11 +55,19 @@ def percentile(values: list[float], q: float) -> float:
 
 
 @contextmanager
-def gc_paused() -> Iterator[None]:
-    """Collect, then keep the cyclic garbage collector off while timing (as `timeit` does): a
-    full collection of the brute force's garbage would otherwise land in one solver call."""
+def gc_paused(collect: bool = True) -> Iterator[None]:
+    """Keep the cyclic garbage collector off while timing, as `timeit` does (a collection owed
+    to the brute force's garbage would otherwise land in one solver call); with `collect`,
+    collect first.
+
+    The solver rows time each query in ``gc_paused(collect=False)``, after one collection per
+    row: a full collection before every query walks the whole heap and leaves the solver's
+    tables and code out of the CPU caches, which made the median small query about a third
+    slower (for the previous solver as for this one) without being part of its work.
+    """
     enabled = gc.isenabled()
-    gc.collect()
+    if collect:
+        gc.collect()
     gc.disable()
     try:
         yield
@@ -85,9 +89,10 @@ def bench_solver(n_teams: int, seed: int, brute_max: int) -> list[dict]:
         solver_ms = []
         brute_ms = []
         agree = True
+        gc.collect()
         for team, sizes in queries:
             clear_cache()
-            with gc_paused():
+            with gc_paused(collect=False):
                 start = time.process_time()
                 solution = best_festival_tower(team, ranks, rules, sizes, 4)
                 solver_ms.append((time.process_time() - start) * 1000)
@@ -112,25 +117,18 @@ def bench_solver(n_teams: int, seed: int, brute_max: int) -> list[dict]:
     return rows
 
 
-def record_game_queries(
-    n_games: int, seed: int, existence: list[tuple] | None = None
-) -> list[tuple]:
+def record_game_queries(n_games: int, seed: int) -> list[tuple]:
     """The solver queries of `n_games` seeded random 4-player games: (function name, team,
-    ranks, tower rules, further arguments), in the order the games asked them. With
-    `existence`, the `any_tower` calls of the same games go there (with their keyword
-    arguments as a sixth item); recording them changes nothing the games do."""
+    ranks, tower rules, further arguments), in the order the games asked them; recording them
+    changes nothing the games do."""
     rules = load_rules("castell")
     calls: list[tuple] = []
-    names = GAME_QUERIES if existence is None else (*GAME_QUERIES, EXISTENCE_QUERY)
-    originals = {name: getattr(solver, name) for name in names}
+    originals = {name: getattr(solver, name) for name in GAME_QUERIES}
 
     def recorder(name: str, function):
-        def recorded(team, ranks, tower_rules, *args, **kwargs):
-            if name == EXISTENCE_QUERY and existence is not None:
-                existence.append((name, tuple(team), dict(ranks), tower_rules, args, kwargs))
-            else:
-                calls.append((name, tuple(team), dict(ranks), tower_rules, args))
-            return function(team, ranks, tower_rules, *args, **kwargs)
+        def recorded(team, ranks, tower_rules, *args):
+            calls.append((name, tuple(team), dict(ranks), tower_rules, args))
+            return function(team, ranks, tower_rules, *args)
 
         return recorded
 
@@ -146,8 +144,7 @@ def record_game_queries(
 
 
 def bench_game_queries(n_games: int, seed: int, repeat: int) -> dict:
-    existence: list[tuple] = []
-    calls = record_game_queries(n_games, seed, existence)
+    calls = record_game_queries(n_games, seed)
     best = [float("inf")] * len(calls)
     with gc_paused():
         for _ in range(repeat):
@@ -157,17 +154,6 @@ def bench_game_queries(n_games: int, seed: int, repeat: int) -> dict:
                 start = time.process_time()
                 function(list(team), ranks, tower_rules, *args)
                 best[i] = min(best[i], time.process_time() - start)
-    # The existence queries the same way, after the others (reporting only, see
-    # EXISTENCE_QUERY).
-    best_any = [float("inf")] * len(existence)
-    with gc_paused():
-        for _ in range(repeat):
-            for i, (name, team, ranks, tower_rules, args, kwargs) in enumerate(existence):
-                function = getattr(solver, name)
-                clear_cache()
-                start = time.process_time()
-                function(list(team), ranks, tower_rules, *args, **kwargs)
-                best_any[i] = min(best_any[i], time.process_time() - start)
     out = {
         "games": n_games,
         "queries": len(calls),
@@ -183,14 +169,6 @@ def bench_game_queries(n_games: int, seed: int, repeat: int) -> dict:
                 "median_us": statistics.median(times) * 1e6,
                 "ms_per_1000": sum(times) / len(times) * 1e6,
             }
-    if best_any:
-        out["existence"] = {
-            EXISTENCE_QUERY: {
-                "queries": len(best_any),
-                "median_us": statistics.median(best_any) * 1e6,
-                "ms_per_1000": sum(best_any) / len(best_any) * 1e6,
-            }
-        }
     return out
 
 
@@ -255,9 +233,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'query':>20} {'count':>6} {'median us':>10} {'ms / 1000':>10}")
     for kind, row in [("all", games), *games["kinds"].items()]:
         print(f"{kind:>20} {row['queries']:>6} {row['median_us']:10.1f} {row['ms_per_1000']:10.1f}")
-    for kind, row in games.get("existence", {}).items():
-        print(f"{kind:>20} {row['queries']:>6} {row['median_us']:10.1f} {row['ms_per_1000']:10.1f}")
-    print(f"{'':>20} (`all` is the three kinds above; {EXISTENCE_QUERY} is timed separately)")
     print()
     for name, value in checks.items():
         print(f"{name}: {value:.2f} us")

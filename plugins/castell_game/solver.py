@@ -42,7 +42,7 @@ the first two levels (levels are never wider than the level below), so the root
 there (or on level 2 above a Base bottom).
 
 Speed. States are memoised per query. Bottom levels are tried best-first (by position, from an
-upper bound for every bottom there, the castellers' included except in a first-found search);
+upper bound for every bottom there, the castellers' included);
 within a state, positions from the highest, and on each position the options of `_patterns`
 (widest, best-scoring first). An option is skipped when an upper bound (levels that the widths,
 the numbers left and the Balance/Strength ranks allow, and for a team small for its ranks the
@@ -526,11 +526,9 @@ def _query(
     need_mask: int,
     w_level: int,
     w_match: int,
-    first: bool = False,
 ) -> tuple[tuple[tuple[int, ...], ...], int] | None:
     """One memoised search: the best tower's levels and how many of its castellers are numbered
-    in the festival sizes, or None (proof that no tower meets the query). With `first`, any
-    tower that meets the query, the first the search completes (see `_search`).
+    in the festival sizes, or None (proof that no tower meets the query).
 
     The sizes come as `size_bits` (`_size_bits`: a bit per position, -1 for a number that is
     not a size). Constraints: includes a casteller of every size; at least `min_levels` levels;
@@ -545,7 +543,7 @@ def _query(
         return None
     if _impossible(counts, su, size_bits):
         return None
-    found = _search(_prepare(counts, su, tb, size_bits), su, first)
+    found = _search(_prepare(counts, su, tb, size_bits), su)
     if found is None:
         return None
     levels = []
@@ -616,7 +614,7 @@ class _Setup:
     need_mask: int
     reach: tuple[int, ...]
     reach_lo: tuple[int, ...]
-    searchers: tuple[list, list]
+    searchers: list
     shape: tuple[int, ...] | None
     strength: int
     tb: _Tables
@@ -704,7 +702,7 @@ def _new_setup(
     if cache is None:
         cache = tb.patterns[w_level, w_match] = {}
     su.cache = cache
-    su.searchers = ([], [])
+    su.searchers = []
     return su
 
 
@@ -1143,33 +1141,27 @@ def _cannot_win_tie(
 _State = tuple[int, int, int, int, int, int, int, int, int, int]
 
 
-def _search(q: _Query, su: _Setup, first: bool = False) -> _Result | None:
+def _search(q: _Query, su: _Setup) -> _Result | None:
     """Branch and bound over the levels of the query of team facts `q` and setup `su` (see the
     module docstring): the best `_Result`, or None when no tower meets the query.
 
-    The search's closures depend only on the setup, so they are built once per setup and
-    `first` (`_searcher`) and kept in a pool on it: a search takes one out and puts it back, so
-    two searches running at once (threads) never share one.
+    The search's closures depend only on the setup, so they are built once per setup
+    (`_searcher`) and kept in a pool on it: a search takes one out and puts it back, so two
+    searches running at once (threads) never share one.
     """
-    pool = su.searchers[first]
+    pool = su.searchers
     try:
         run = pool.pop()
     except IndexError:
-        run = _searcher(su, first)
+        run = _searcher(su)
     try:
         return run(q)
     finally:
         pool.append(run)
 
 
-def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
+def _searcher(su: _Setup) -> Callable[[_Query], _Result | None]:
     """The search of setup `su` (see `_search`), as a function of a query's team facts.
-
-    `first`: whether *some* tower meets the query is all that is asked (counting legal
-    actions needs no more), so every state returns its first completion that reaches the score
-    it must beat, and the root its first tower. The bounds that prune are the same upper
-    bounds, against the least score any answer has, so None is still a proof; the tie-break
-    prunes never run (they need a result, and a result ends the search).
 
     The pieces are closures, because the search runs them for every state and option: the
     setup's facts are bound once here, the team's by `run` (into the same cells) at the start
@@ -1187,7 +1179,6 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
     limit, step, vals = tb.limit, tb.step, tb.vals
     reach_mix, reach_plain, lo_mix, lo_plain = su.reach, tb.one, tb.lo_mix, tb.lo_plain
     reach_lo = su.reach_lo
-    first_found = first  # (`expand` has a local of that name)
     by_width = 0 if shape is None else 2  # which pattern lists a level's options come from
     # The team's facts, bound by `run` for each search (see `_Query`).
     counts: tuple[int, ...] = ()
@@ -1246,9 +1237,8 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
             if type(sub) is int:
                 if sub <= alpha:
                     return None  # nothing here reaches `sub`, so nothing reaches alpha
-            elif not first_found or sub[0] >= alpha:  # type: ignore[index,operator]
+            else:
                 return sub  # type: ignore[return-value]
-            # (A first completion is not the best: one below this target proves nothing.)
         result: _Result | None
         if miss or need or k or (above_base and width <= limit):
             result = None
@@ -1256,9 +1246,6 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
         else:
             result = _ZERO  # the tower may stop here
             thr = alpha if alpha > 0 else 0
-            if first_found and alpha <= 0:
-                memo[key] = result
-                return result
         if exact and not k:
             memo[key] = result
             return result
@@ -1450,9 +1437,6 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
                         result = cand
                         if gs > thr:
                             thr = gs
-                        if first_found and gs >= alpha:
-                            memo[key] = result
-                            return result
                     continue
                 if (
                     result is not None
@@ -1478,9 +1462,6 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
                     result = cand
                     if cand[0] > thr:
                         thr = cand[0]
-                    if first_found and cand[0] >= alpha:
-                        memo[key] = result
-                        return result
         if result is None or result[0] < alpha:
             memo[key] = alpha
             return None
@@ -1498,10 +1479,7 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
         every bottom there: one level + what widths/sizes/castellers allow (`_most_levels` of
         the castellers below, and with Strength those of p the bottom leaves) + the matches up
         to its window; and the fewest uses any answer has when known (-1: not known, see
-        `best_from_bottom`).
-
-        A first-found search (`first_found`) keeps them in the order of the bound without the
-        castellers, which prunes the same but finds its tower in the same place as before."""
+        `best_from_bottom`)."""
         if exact and not sized:
             # Every tower that meets the query scores `floor`: positions from the highest that
             # leave enough smaller numbers and castellers for the levels above. Without Mix
@@ -1539,8 +1517,7 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
                     tight = w_level * (1 + lvc) + w_match * match_upto[p]
                     if tight < floor:
                         continue
-                    if not first_found:
-                        ub = tight
+                    ub = tight
             if ub < floor:
                 continue
             # Insert by descending bound, after the equal ones (higher positions come first):
@@ -1668,8 +1645,6 @@ def _searcher(su: _Setup, first: bool) -> Callable[[_Query], _Result | None]:
                     if sub is None:
                         continue
                     cand = (gs + sub[0], gm + sub[1], sub[2] - u, (lvl, sub[3]))
-                    if first_found:
-                        return cand
                     if result is None or cand > result:
                         result = cand
                         best_s = cand[0]
@@ -1728,7 +1703,6 @@ def _solve(
     shape: Sequence[int] | None = None,
     needs: Iterable[str] | None = None,
     tallest: bool = False,
-    first: bool = False,
 ) -> Solution | None:
     tb = _tables(rules)
     size_bits = _size_bits(sizes, tb) if sizes else 0
@@ -1756,7 +1730,6 @@ def _solve(
         mask,
         w_level,
         w_match,
-        first,
     )
     return _solution(found, ranks, rules)
 
@@ -1775,23 +1748,6 @@ def best_festival_tower(
     score is the number of levels. None when no such tower exists.
     """
     return _solve(team, ranks, rules, sizes, min_levels)
-
-
-def any_tower(
-    team: Iterable[int],
-    ranks: Mapping[str, int],
-    rules: TowerRules,
-    sizes: Iterable[int] = (),
-    min_levels: int = 1,
-    n_levels: int | None = None,
-    shape: Sequence[int] | None = None,
-    needs: Iterable[str] | None = None,
-) -> Solution | None:
-    """Some legal tower meeting a query of `best_festival_tower`, `complete_shape` or
-    `complete_exhibition` (the same arguments), not necessarily the best: the search stops at
-    the first it completes. None exactly when those answer None. For questions that ask only
-    whether a tower exists (counting a player's legal actions), at a fraction of the cost."""
-    return _solve(team, ranks, rules, sizes, min_levels, n_levels, shape, needs, first=True)
 
 
 def complete_shape(
