@@ -27,9 +27,11 @@ def grammar_path() -> Path:
     return data_dir("grammar") / "castell.lark"
 
 
-def parser_tables_path() -> Path:
-    """The parser generated from the grammar, shipped beside it (`language/parser_tables.py`)."""
-    return data_dir("grammar") / "castell.tables.json"
+def parser_tables_path(kind: str = "language") -> Path:
+    """A parser generated from the grammar, shipped beside it (`language/parser_tables.py`):
+    the language's, or with `kind` "concrete" the formatter's (`tools/cst.py`)."""
+    name = "castell.tables.json" if kind == "language" else f"castell.{kind}.tables.json"
+    return data_dir("grammar") / name
 
 
 def shipped_dir(package_file: str, installed: str, checkout: str) -> Path:

@@ -51,15 +51,18 @@ def test_the_installed_package_ships_the_grammar_and_loads_its_parser_tables(tmp
     installed = tmp_path / "installed"
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
-        assert {f"castell_dsl/grammar/castell.{ext}" for ext in ("lark", "tables.json")} <= names
+        files = ("lark", "tables.json", "concrete.tables.json")
+        assert {f"castell_dsl/grammar/castell.{ext}" for ext in files} <= names
         archive.extractall(installed)
     shipped = installed / "castell_dsl" / "grammar" / "castell.tables.json"
-    assert shipped.read_bytes() == (ROOT / "grammar" / "castell.tables.json").read_bytes()
+    for name in ("castell.tables.json", "castell.concrete.tables.json"):
+        assert (shipped.parent / name).read_bytes() == (ROOT / "grammar" / name).read_bytes()
     code = (
         "import castell_dsl; from castell_dsl.language import parser_tables as t;"
         "from castell_dsl.resources import grammar_path, parser_tables_path;"
         "print(castell_dsl.__file__); print(parser_tables_path());"
-        "print(t.load(grammar_path().read_text(encoding='utf-8')) is not None)"
+        "g = grammar_path().read_text(encoding='utf-8');"
+        "print(t.load(g) is not None and t.load(g, kind='concrete') is not None)"
     )
     out = subprocess.run(
         [sys.executable, "-c", code],

@@ -1,4 +1,4 @@
-"""The LALR parser's tables, generated once and shipped as JSON beside the grammar.
+"""The LALR parsers' tables, generated once and shipped as JSON beside the grammar.
 
 Building the LALR parser from `grammar/castell.lark` takes lark about 40 ms, in every process
 that parses, which was the largest single cost of `castell validate`. lark's own remedy,
@@ -17,6 +17,11 @@ or the file is missing or unreadable, the parser is built from the grammar as be
 tables can be stale or absent, costing 40 ms, but never wrong. `tests/language/
 test_parser_tables.py` checks the shipped file is what this module generates, and that the
 loaded parser parses every rule file, and reports every syntax error, as a built one does.
+
+The formatter and the language server read the concrete syntax (`tools/cst.py`: every token
+kept, comments collected by a lexer callback), a parser of its own options (`KINDS`); its
+tables are shipped the same way, as `grammar/castell.concrete.tables.json`, and the callback is
+given when they are loaded (lark allows callbacks there: they do not change the tables).
 
 JSON has no tuples and only string keys, and lark's form has both (the memo and the parse
 table's states are keyed by integers): a tuple is written `{"#tuple": [...]}`, and a dict with
@@ -44,13 +49,19 @@ from lark.lexer import TerminalDef
 from ..resources import grammar_path, parser_tables_path
 from ..safejson import JsonLimitError, loads_bounded
 
-#: The options of the language's parser (the formatter builds its own, keeping every token).
+#: The options of the language's parser.
 OPTIONS: dict[str, Any] = {
     "parser": "lalr",
     "lexer": "contextual",
     "propagate_positions": True,
     "maybe_placeholders": False,
 }
+
+#: The options of the formatter's parser (`tools/cst.py`): the language's, keeping every token.
+CONCRETE_OPTIONS: dict[str, Any] = {**OPTIONS, "keep_all_tokens": True}
+
+#: The parsers whose tables are shipped, by kind (`resources.parser_tables_path`).
+KINDS: dict[str, dict[str, Any]] = {"language": OPTIONS, "concrete": CONCRETE_OPTIONS}
 
 FORMAT = "castell-parser-tables/1"
 
@@ -63,24 +74,29 @@ MAX_DEPTH = 32
 _TUPLE, _PAIRS = "#tuple", "#pairs"
 
 
-def grammar_key(grammar: str) -> dict[str, Any]:
+def grammar_key(grammar: str, options: dict[str, Any] = OPTIONS) -> dict[str, Any]:
     """What the tables were generated from: they are used only when all of it is the same."""
     return {
         "grammar_sha256": hashlib.sha256(grammar.encode("utf-8")).hexdigest(),
         "lark": lark.__version__,
-        "options": OPTIONS,
+        "options": options,
     }
 
 
-def build(grammar: str) -> Lark:
-    """The parser, built from the grammar by lark (in memory: no `cache=`, see the docstring)."""
-    return Lark(grammar, **OPTIONS)
+def build(grammar: str, options: dict[str, Any] = OPTIONS, **callbacks: Any) -> Lark:
+    """The parser, built from the grammar by lark (in memory: no `cache=`, see the docstring);
+    `callbacks` are lark options that do not change the tables (`lexer_callbacks`)."""
+    return Lark(grammar, **options, **callbacks)
 
 
-def load(grammar: str, path: Path | None = None) -> Lark | None:
-    """The parser rebuilt from the shipped tables, or None when they are missing, unreadable,
-    or not generated from this grammar, this lark and these options."""
-    path = parser_tables_path() if path is None else path
+def load(
+    grammar: str, path: Path | None = None, kind: str = "language", **callbacks: Any
+) -> Lark | None:
+    """The parser of `kind` (`KINDS`) rebuilt from the shipped tables, or None when they are
+    missing, unreadable, or not generated from this grammar, this lark and these options;
+    `callbacks` as for `build`."""
+    options = KINDS[kind]
+    path = parser_tables_path(kind) if path is None else path
     try:
         with open(path, "rb") as f:
             raw = f.read(MAX_CHARS + 1)
@@ -89,23 +105,24 @@ def load(grammar: str, path: Path | None = None) -> Lark | None:
         return None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         return None
-    if any(doc.get(name) != value for name, value in grammar_key(grammar).items()):
+    if any(doc.get(name) != value for name, value in grammar_key(grammar, options).items()):
         return None
     try:
-        parser: Lark = Lark._load_from_dict(doc["data"], doc["memo"])
+        parser: Lark = Lark._load_from_dict(doc["data"], doc["memo"], **callbacks)
     except Exception:  # a damaged file must not stop parsing: the grammar is always right
         return None
     return parser
 
 
-def generate(grammar: str) -> str:
-    """The text of the tables file for `grammar` (the same text every time)."""
-    data, memo = build(grammar).memo_serialize([TerminalDef, Rule])
+def generate(grammar: str, kind: str = "language") -> str:
+    """The text of the tables file of `kind` for `grammar` (the same text every time)."""
+    options = KINDS[kind]
+    data, memo = build(grammar, options).memo_serialize([TerminalDef, Rule])
     data["parser"]["parser"] = _canonical_table(data["parser"]["parser"])
     doc = {
         "format": FORMAT,
         "generated_by": "python -m castell_dsl.language.parser_tables (do not edit)",
-        **grammar_key(grammar),
+        **grammar_key(grammar, options),
         "data": data,
         "memo": memo,
     }
@@ -189,24 +206,27 @@ def _canonical_table(table: dict[str, Any]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Write the tables for the grammar; with `--check`, only say whether they are current."""
+    """Write the tables of every kind for the grammar; with `--check`, only say whether they
+    are current."""
     args = sys.argv[1:] if argv is None else argv
     grammar = grammar_path().read_text(encoding="utf-8")
-    text = generate(grammar)
-    path = parser_tables_path()
-    current = path.read_text(encoding="utf-8") if path.is_file() else None
-    if "--check" in args:
-        if current != text:
-            print(f"{path} is out of date: run python -m castell_dsl.language.parser_tables")
-            return 1
-        print(f"{path} is up to date")
-        return 0
-    if current != text:
-        path.write_text(text, encoding="utf-8")
-        print(f"wrote {path}")
-    else:
-        print(f"{path} is already up to date")
-    return 0
+    stale = 0
+    for kind in KINDS:
+        text = generate(grammar, kind)
+        path = parser_tables_path(kind)
+        current = path.read_text(encoding="utf-8") if path.is_file() else None
+        if "--check" in args:
+            if current != text:
+                print(f"{path} is out of date: run python -m castell_dsl.language.parser_tables")
+                stale = 1
+            else:
+                print(f"{path} is up to date")
+        elif current != text:
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {path}")
+        else:
+            print(f"{path} is already up to date")
+    return stale
 
 
 if __name__ == "__main__":

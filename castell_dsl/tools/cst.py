@@ -24,6 +24,7 @@ from functools import cache
 
 from lark import Lark, Token, Tree
 
+from ..language import parser_tables
 from ..resources import grammar_path
 
 
@@ -63,15 +64,14 @@ _SINK: list[Token] = []
 
 @cache
 def _parser() -> Lark:
-    return Lark(
-        grammar_path().read_text(encoding="utf-8"),
-        parser="lalr",
-        lexer="contextual",
-        propagate_positions=True,
-        maybe_placeholders=False,
-        keep_all_tokens=True,
-        lexer_callbacks={"COMMENT": _SINK.append},
-    )
+    """The concrete-syntax parser: loaded from its shipped tables, or built from the grammar
+    when they do not match it (`language/parser_tables.py`); comments go to `_SINK`."""
+    grammar = grammar_path().read_text(encoding="utf-8")
+    callbacks = {"COMMENT": _SINK.append}
+    loaded = parser_tables.load(grammar, kind="concrete", lexer_callbacks=callbacks)
+    if loaded is not None:
+        return loaded
+    return parser_tables.build(grammar, parser_tables.CONCRETE_OPTIONS, lexer_callbacks=callbacks)
 
 
 def leaves(tree: Tree | Token) -> list[Token]:

@@ -22,6 +22,7 @@ from castell_dsl.language.diagnostics import Diagnostics
 from castell_dsl.language.parser import _ToSyntax, parse
 from castell_dsl.language.source import Source
 from castell_dsl.resources import grammar_path, parser_tables_path
+from castell_dsl.tools import cst
 
 ROOT = Path(__file__).resolve().parents[2]
 GRAMMAR = grammar_path().read_text(encoding="utf-8")
@@ -64,19 +65,23 @@ def loaded() -> Lark:
     return parser
 
 
-def test_the_shipped_tables_are_what_generating_them_writes():
+@pytest.mark.parametrize("kind", sorted(parser_tables.KINDS))
+def test_the_shipped_tables_are_what_generating_them_writes(kind):
     """Edited the grammar, or upgraded lark? Run `python -m castell_dsl.language.parser_tables`
     (until then the parser is built from the grammar: slower, never wrong)."""
-    assert parser_tables_path().read_text(encoding="utf-8") == parser_tables.generate(GRAMMAR)
+    shipped = parser_tables_path(kind).read_text(encoding="utf-8")
+    assert shipped == parser_tables.generate(GRAMMAR, kind)
 
 
-def test_generating_writes_the_same_file_whatever_the_hash_seed():
+@pytest.mark.parametrize("kind", sorted(parser_tables.KINDS))
+def test_generating_writes_the_same_file_whatever_the_hash_seed(kind):
     """lark numbers states and symbols in set order, which changes with the hash seed; the
     canonical numbering makes the file the same in every process."""
     code = (
         "import hashlib; from castell_dsl.language import parser_tables as t; "
         "from castell_dsl.resources import grammar_path; "
-        "print(hashlib.sha256(t.generate(grammar_path().read_text()).encode()).hexdigest())"
+        f"print(hashlib.sha256(t.generate(grammar_path().read_text(), {kind!r}).encode())"
+        ".hexdigest())"
     )
     digests = set()
     for seed in ("1", "2"):
@@ -88,7 +93,7 @@ def test_generating_writes_the_same_file_whatever_the_hash_seed():
             env={"PYTHONHASHSEED": seed, "PATH": "/usr/bin:/bin"},
         )
         digests.add(out.stdout.strip())
-    assert digests == {hashlib.sha256(parser_tables_path().read_bytes()).hexdigest()}
+    assert digests == {hashlib.sha256(parser_tables_path(kind).read_bytes()).hexdigest()}
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -138,6 +143,39 @@ def test_the_encoding_refuses_what_it_cannot_keep():
 def test_the_shipped_tables_are_the_parser_in_use(loaded):
     assert parser_tables.load(GRAMMAR) is not None
     assert parser_module._parser().source_path == "<deserialized>"
+    assert cst._parser().source_path == "<deserialized>"  # the formatter's, `concrete`
+
+
+def _concrete(parser_of, text: str) -> tuple:
+    """What the formatter's parser gives: the outcome and the comments its callback saw."""
+    comments: list[Token] = []
+    parser = parser_of(comments.append)
+    outcome = _outcome(parser, text)
+    return outcome, [(str(c), c.line, c.column, c.start_pos) for c in comments]
+
+
+def test_the_concrete_tables_parse_and_collect_comments_as_a_built_parser_does():
+    """The formatter's and language server's parser (every token kept, comments through a
+    lexer callback given at load time): the same trees, errors and comments, on every rule
+    file, the hostile corpus, the examples and the broken texts."""
+
+    def loaded_with(sink):
+        parser = parser_tables.load(GRAMMAR, kind="concrete", lexer_callbacks={"COMMENT": sink})
+        assert parser is not None
+        return parser
+
+    def built_with(sink):
+        options = parser_tables.CONCRETE_OPTIONS
+        return parser_tables.build(GRAMMAR, options, lexer_callbacks={"COMMENT": sink})
+
+    texts = [p.read_text(encoding="utf-8") for p in RULE_FILES]
+    texts += [p.read_bytes().decode("utf-8", errors="replace") for p in OTHER_FILES] + BROKEN
+    seen = 0
+    for text in texts:
+        expected = _concrete(built_with, text)
+        assert _concrete(loaded_with, text) == expected, text[:80]
+        seen += len(expected[1])
+    assert seen > 100  # the rule files' comments were collected
 
 
 def _shape(root: Tree | Token) -> list[tuple]:
@@ -268,10 +306,17 @@ def test_tables_with_a_damaged_body_are_not_used(tmp_path):
 
 
 def test_the_command_checks_and_writes(tmp_path, monkeypatch, capsys):
-    target = tmp_path / "castell.tables.json"
-    monkeypatch.setattr(parser_tables, "parser_tables_path", lambda: target)
+    """Every kind's file is written; `--check` fails while any one of them is stale."""
+    targets = {kind: tmp_path / f"{kind}.tables.json" for kind in parser_tables.KINDS}
+    monkeypatch.setattr(parser_tables, "parser_tables_path", lambda kind="language": targets[kind])
     assert parser_tables.main(["--check"]) == 1
     assert parser_tables.main([]) == 0
-    assert target.read_text(encoding="utf-8") == parser_tables.generate(GRAMMAR)
+    for kind, target in targets.items():
+        assert target.read_text(encoding="utf-8") == parser_tables.generate(GRAMMAR, kind)
     assert parser_tables.main(["--check"]) == 0
-    assert "out of date" in capsys.readouterr().out
+    targets["concrete"].write_text("{}", encoding="utf-8")
+    capsys.readouterr()
+    assert parser_tables.main(["--check"]) == 1
+    out = capsys.readouterr().out
+    assert f"{targets['language']} is up to date" in out
+    assert f"{targets['concrete']} is out of date" in out
