@@ -418,45 +418,23 @@ def _pair_patterns(
         for b in range(b_hi, b_lo - 1, -1) if rising else range(b_lo, b_hi + 1):
             a = n - b
             m = a * m0 + b * m1
+            head = True  # the first of its dominance run, or in none
             if b:
-                if dominated:
-                    if in_run:
-                        pats.append(
-                            (
-                                n,
-                                p + 1,
-                                b,
-                                a,
-                                w_level + w_match * m,
-                                m,
-                                True,
-                                bit1,
-                                (v1,) * b + (v0,) * a,
-                                group,
-                            )
-                        )
-                        continue
+                if not dominated:
+                    group = 0
+                elif in_run:
+                    head = False  # same run, same group as the level before
+                else:
                     group = len(pats) + 1
                     in_run = True
-                else:
-                    group = 0
-                t = (
-                    n,
-                    p + 1,
-                    b,
-                    a,
-                    w_level + w_match * m,
-                    m,
-                    True,
-                    bit1,
-                    (v1,) * b + (v0,) * a,
-                    group,
-                )
+                lvl = (v1,) * b + (v0,) * a
+                t = (n, p + 1, b, a, w_level + w_match * m, m, True, bit1, lvl, group)
             else:
                 in_run = False
                 t = (n, p, a, a, w_level + w_match * m, m, False, bit0, (v0,) * a, 0)
             pats.append(t)
-            heads.append(t)
+            if head:
+                heads.append(t)
     p_at[0] = len(pats)
     h_at[0] = len(heads)
     pats_t, heads_t = tuple(pats), tuple(heads)
