@@ -263,8 +263,8 @@ def _patterns(
 
     A window of one number (no Mix level) or two (the Mix spread of the standard rules) is
     built in order by `_single_patterns` / `_pair_patterns` instead: the same tables (a test
-    compares them with `_window_patterns` on every small window), at a third to a half of the
-    cost. A new team brings new windows, and their tables are a large part of a small query.
+    compares them with `_window_patterns` on every small window), at about half the cost or
+    less. A new team brings new windows, and their tables are a large part of a small query.
     """
     if len(wc) == 1:
         return _single_patterns(tb.vals[p], p, wc[0], mbits & 1, w_level, w_match)
@@ -394,8 +394,8 @@ def _pair_patterns(
     A level takes a (>= 1) of v0 and b of v1. Widths n descend; within one width the gain is
     linear in b (with slope ``w_match * (m1 - m0)``) and the level tuple grows with b (it
     starts with b copies of the larger number), so the order is b descending unless the slope
-    is negative, and never a tie. Dominance runs (`_window_patterns`) are the mixed levels of
-    one width, when p + 1 is a festival size or p is not; in b descending order."""
+    is negative, and never a tie. A dominance run (`_window_patterns`) is the mixed levels of
+    one width, in that order, when p + 1 is a festival size or p is not."""
     c0, c1 = wc
     rising = w_match * (m1 - m0) >= 0
     dominated = m0 <= m1
