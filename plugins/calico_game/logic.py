@@ -82,8 +82,11 @@ class CalicoLogic(GameLogic):
         self.neighbours = hexes.neighbour_table(self.columns, self.rows)
         self.cell_xy = [(i % self.columns, i // self.columns) for i in range(self.ncells)]
         self.cell_text = [notation.format_cell(c, r) for c, r in self.cell_xy]
-        #: Place actions by patch and cell, made once: a turn lists dozens of them.
-        self._placements: dict[tuple[int, int], Action] = {}
+        #: Place actions by patch (a list by cell), made once: a turn lists dozens of them.
+        #: Take and goals actions likewise, by their arguments.
+        self._placements: dict[int, list[Action]] = {}
+        self._takes: dict[tuple[int, int | None], Action] = {}
+        self._goal_choices: dict[tuple[int, ...], Action] = {}
         self.axial = [hexes.to_axial(c, r) for c, r in self.cell_xy]
         self.goal_cells = [row * self.columns + col for col, row in quilt.goal_spaces]
         self.boards: list[str] = list(rules.named("board"))
@@ -298,6 +301,21 @@ class CalicoLogic(GameLogic):
     def _goals_action(self, goals: tuple[int, ...]) -> Action:
         return Action("goals", goals, notation.format_goals([self.goal_names[i] for i in goals]))
 
+    # The listings' actions, made once per arguments (only arguments the rules allow reach
+    # these, so the memos stay as small as the market and the goal tiles; parsed text makes
+    # its own actions).
+    def _listed_take(self, patch: int, slot: int | None) -> Action:
+        action = self._takes.get((patch, slot))
+        if action is None:
+            action = self._takes[patch, slot] = self._take_action(patch, slot)
+        return action
+
+    def _listed_goals(self, goals: tuple[int, ...]) -> Action:
+        action = self._goal_choices.get(goals)
+        if action is None:
+            action = self._goal_choices[goals] = self._goals_action(goals)
+        return action
+
     # ---- actions: options ---------------------------------------------------------------------
     def options(self, game: GameContext, player: int, kind: str, spec: Record) -> list[Action]:
         g = game.state["g"]
@@ -333,23 +351,27 @@ class CalicoLogic(GameLogic):
         return self._placement(patches[which], empty[cell])
 
     def _placement(self, patch: int, cell: int) -> Action:
-        action = self._placements.get((patch, cell))
-        if action is None:
-            col, row = self.cell_xy[cell]
-            action = self._placements[patch, cell] = Action(
-                "place",
-                (patch, col, row),
-                f"place {self.patch_names[patch]} {self.cell_text[cell]}",
-            )
-        return action
+        return self._placement_row(patch)[cell]
+
+    def _placement_row(self, patch: int) -> list[Action]:
+        """The place actions of `patch`, by cell: made on its first listing, since a listing
+        takes every empty cell of a patch."""
+        row = self._placements.get(patch)
+        if row is None:
+            name = self.patch_names[patch]
+            row = self._placements[patch] = [
+                Action("place", (patch, col, r), f"place {name} {text}")
+                for (col, r), text in zip(self.cell_xy, self.cell_text, strict=True)
+            ]
+        return row
 
     def _place_options(self, g: dict, player: int) -> list[Action]:
         quilt = g["quilts"][player]
         empty = [i for i, v in enumerate(quilt) if v == EMPTY]
-        placement = self._placement
-        return [
-            placement(patch, cell) for patch in dict.fromkeys(g["hands"][player]) for cell in empty
-        ]
+        out: list[Action] = []
+        for patch in dict.fromkeys(g["hands"][player]):
+            out += map(self._placement_row(patch).__getitem__, empty)
+        return out
 
     def _take_options(self, g: dict, player: int, spec: Record) -> list[Action]:
         if not spec.take_when_full and self.quilt_full(g, player):
@@ -360,9 +382,9 @@ class CalicoLogic(GameLogic):
         for slot, patch in enumerate(market):
             if self.discard and market.count(patch) > 1:
                 # Which copy is taken decides which patch is discarded (K-8.3).
-                out.append(self._take_action(patch, slot))
+                out.append(self._listed_take(patch, slot))
             elif patch not in seen:
-                out.append(self._take_action(patch, None))
+                out.append(self._listed_take(patch, None))
             seen.add(patch)
         return out
 
@@ -370,7 +392,7 @@ class CalicoLogic(GameLogic):
         if not self.goals_chosen or g["goals"][player]:
             return []
         spaces = len(self.goal_cells)
-        return [self._goals_action(p) for p in permutations(g["revealed"][player], spaces)]
+        return [self._listed_goals(p) for p in permutations(g["revealed"][player], spaces)]
 
     # ---- actions: checking --------------------------------------------------------------------
     def check(

@@ -145,3 +145,24 @@ def test_action_text_round_trips_through_parse(table):
     )
     assert rejection(game, "take pink/dots@0") == "bad-syntax"
     assert rejection(game, "goals all_diferent") == "bad-syntax"
+
+
+def test_k_3_1_listed_actions_are_made_once_and_parsed_text_makes_its_own(table):
+    """K-3.1: a listing hands out the same action objects every time (a random playout lists
+    every placement after every move), equal to the actions their text parses to; text from
+    outside never enters those memos, so strangers' slots cannot grow them."""
+    game = table.game(players=2, seed=3)
+    places = game.legal_actions()
+    game.invalidate()
+    again = game.legal_actions()
+    assert again == places and all(a is b for a, b in zip(again, places, strict=True))
+    assert all(game.parse(a.text) == a for a in places)
+    game.apply(places[0])
+    takes = game.legal_actions()
+    assert {a.kind for a in takes} == {"take"}
+    game.invalidate()
+    assert all(a is b for a, b in zip(game.legal_actions(), takes, strict=True))
+    memo = dict(game.logic._takes)
+    patch = game.logic.patch_names[table.g(game)["market"][0]]
+    far = game.parse(f"take {patch}@999")
+    assert far.args[1] == 998 and game.logic._takes == memo
