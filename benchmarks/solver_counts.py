@@ -108,8 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as workdir:
         for tree in trees:
             c = count(tree, args.queries, Path(workdir))
-            print(f"{str(tree)[-32:]:<32} {c['Ir']:10.0f} {c['I1mr']:10.0f} "
-                  f"{c['D1mr'] + c['D1mw']:10.0f}")  # fmt: skip
+            misses = c["D1mr"] + c["D1mw"]
+            print(f"{str(tree)[-32:]:<32} {c['Ir']:10.0f} {c['I1mr']:10.0f} {misses:10.0f}")
     return 0
 
 

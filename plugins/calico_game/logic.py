@@ -354,8 +354,8 @@ class CalicoLogic(GameLogic):
         return self._placement_row(patch)[cell]
 
     def _placement_row(self, patch: int) -> list[Action]:
-        """The place actions of `patch`, by cell: made on its first listing, since a listing
-        takes every empty cell of a patch."""
+        """The place actions of `patch`, by cell, made all at once when first needed: a
+        listing takes every empty cell of each patch in hand."""
         row = self._placements.get(patch)
         if row is None:
             name = self.patch_names[patch]

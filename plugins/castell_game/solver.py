@@ -898,8 +898,9 @@ def _prepare(counts: tuple[int, ...], su: _Setup, tb: _Tables, req_mask: int) ->
     step it takes, far more than for the few iterations. C helpers (`accumulate`, `compress`,
     `map` with `operator` functions, `list.count`) run fewer bytecodes but are code the rest of
     a program seldom runs, so a query that comes cold (after other work, as a game's or the
-    benchmark's do) pays for their instruction-cache misses: with them, cachegrind counted 16%
-    more instruction-cache misses and 5% more instructions per small query."""
+    benchmark's do) pays for their instruction-cache misses: with them, a cold query of 11
+    castellers had about a quarter more instruction-cache misses and 5% more instructions
+    (`benchmarks/solver_counts.py`)."""
     q = _Query()
     q.counts, q.req_mask = counts, req_mask
     q.n_sizes = req_mask.bit_count()
