@@ -223,6 +223,22 @@ def as_pair(solution: Solution | None) -> tuple[int, tuple] | None:
     return None if solution is None else (solution.score, solution.levels)
 
 
+def shape_or_exhibition(data, team, ranks, rules, tallest: int):
+    """A drawn C-8.3 shape or C-8.4 exhibition query of up to `tallest` levels: the solver's
+    answer and the brute force's."""
+    if data.draw(st.booleans(), label="shape"):
+        widths = data.draw(st.lists(st.integers(1, 5), min_size=1, max_size=tallest))
+        shape = sorted(widths, reverse=True)
+        return complete_shape(team, ranks, rules, shape), bf.best_tower(
+            team, ranks, rules, shape=shape
+        )
+    needs = data.draw(st.lists(st.sampled_from(SKILLS), min_size=1, max_size=2, unique=True))
+    n_levels = data.draw(st.integers(1, tallest), label="n_levels")
+    return complete_exhibition(team, ranks, rules, needs, n_levels), bf.best_tower(
+        team, ranks, rules, n_levels=n_levels, needs=needs
+    )
+
+
 @settings(max_examples=bf.examples(200), deadline=None)
 @given(team=teams, ranks=ranks_st, sizes=fest_sizes, min_levels=st.integers(1, 4))
 def test_c9_festival_optimum_equals_brute_force(team, ranks, sizes, min_levels):
@@ -341,15 +357,7 @@ def test_c8_shapes_and_exhibitions_under_variant_rules(variant, team, ranks, dat
     Width skill): the solver's early rejections and search still equal brute force."""
     rules = VARIANTS[variant]
     team = [x for x in team if x in rules.sizes]
-    if data.draw(st.booleans(), label="shape"):
-        shape = sorted(data.draw(st.lists(st.integers(1, 5), min_size=1, max_size=5)), reverse=True)
-        solution = complete_shape(team, ranks, rules, shape)
-        expected = bf.best_tower(team, ranks, rules, shape=shape)
-    else:
-        needs = data.draw(st.lists(st.sampled_from(SKILLS), min_size=1, max_size=2, unique=True))
-        n_levels = data.draw(st.integers(1, 5), label="n_levels")
-        solution = complete_exhibition(team, ranks, rules, needs, n_levels)
-        expected = bf.best_tower(team, ranks, rules, n_levels=n_levels, needs=needs)
+    solution, expected = shape_or_exhibition(data, team, ranks, rules, tallest=5)
     assert as_pair(solution) == expected
     if solution is not None:
         assert_valid(solution, ranks, rules)
@@ -485,15 +493,7 @@ def test_c8_shapes_and_exhibitions_for_scarce_teams_equal_brute_force(team, rank
     bound filters the bottom positions)."""
     rules = make_rules()
     clear_cache()
-    if data.draw(st.booleans(), label="shape"):
-        shape = sorted(data.draw(st.lists(st.integers(1, 5), min_size=1, max_size=6)), reverse=True)
-        solution = complete_shape(team, ranks, rules, shape)
-        expected = bf.best_tower(team, ranks, rules, shape=shape)
-    else:
-        needs = data.draw(st.lists(st.sampled_from(SKILLS), min_size=1, max_size=2, unique=True))
-        n_levels = data.draw(st.integers(1, 6), label="n_levels")
-        solution = complete_exhibition(team, ranks, rules, needs, n_levels)
-        expected = bf.best_tower(team, ranks, rules, n_levels=n_levels, needs=needs)
+    solution, expected = shape_or_exhibition(data, team, ranks, rules, tallest=6)
     assert as_pair(solution) == expected
 
 
