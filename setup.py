@@ -5,9 +5,29 @@ Code packages are discovered — the core in `castell_dsl/`, each plugin in its 
 here. Data folders that are not Python packages (the grammar, each game's rule files) are mapped
 into the package that ships them; `castell_dsl.contract.shipped_dir` finds them in both layouts
 (installed, or a checkout). Everything else is in pyproject.toml.
+
+One optional extension: the tower solver's compiled search (`castell_game.compiled_search`,
+Cython). It is built when Cython (a build requirement) and a C compiler are there; without a
+compiler the build of it fails quietly (`optional=True`) and the solver's Python search, which
+gives the same answers, runs instead.
 """
 
-from setuptools import find_packages, setup
+from setuptools import Extension, find_packages, setup
+
+
+def compiled_extensions() -> list[Extension]:
+    """The optional extensions, from their Cython sources (none when Cython is missing)."""
+    try:
+        from Cython.Build import cythonize
+    except ImportError:
+        return []
+    search = Extension(
+        "castell_game.compiled_search",
+        ["plugins/castell_game/compiled_search.pyx"],
+        optional=True,
+    )
+    return cythonize([search], build_dir="build/cython", quiet=True)
+
 
 #: Data package -> folder in the repository (rule files are data, not code).
 DATA = {
@@ -18,7 +38,7 @@ DATA = {
     "calico_game.rules.variants": "rules/calico/variants",
 }
 #: Files shipped beside a plugin's code (static files: no build step).
-PLUGIN_DATA = ["*.md", "pages/*.md", "web/*", "static/*"]
+PLUGIN_DATA = ["*.md", "*.pyi", "pages/*.md", "web/*", "static/*"]
 CORE = find_packages(".", include=["castell_dsl", "castell_dsl.*"])
 PLUGINS = find_packages("plugins")
 
@@ -33,4 +53,5 @@ setup(
         "castell_dsl.grammar": ["*.lark", "*.json"],
         **{name: ["*.castell"] for name in DATA if name.endswith((".rules", ".variants"))},
     },
+    ext_modules=compiled_extensions(),
 )

@@ -1,6 +1,7 @@
 """Benchmark the exact tower solver (and the checker) against the brute-force oracle.
 
     python benchmarks/bench_towers.py [--json out.json] [--teams 50] [--seed 2018] [--games 50]
+                                      [--search python|compiled]
 
 For random teams of 10, 11, 12, 20, 30 and 40 castellers (numbers 1-10, fixed seed), every rank 3,
 festival sizes = two random numbers, at least 4 levels: the median and p90 time of a *cold*
@@ -11,6 +12,8 @@ the garbage collector is paused while the solver is timed, as `timeit` does (col
 per row, not before every query: see `gc_paused`), and times are this process's CPU time
 (other load on a shared machine moves wall time by half).
 The target is a median under 5 ms at 30 castellers. It also times `check` on a 4-level tower.
+`--search` picks the tower search (`solver.use_search_backend`; default: the compiled one when
+it is built), and the output names the one timed.
 
 Game queries: the small queries a game really asks (teams of 7-25, mostly low ranks). The
 benchmark plays --games seeded random 4-player games of the standard rules, records every
@@ -76,11 +79,13 @@ def gc_paused(collect: bool = True) -> Iterator[None]:
             gc.enable()
 
 
-def bench_solver(n_teams: int, seed: int, brute_max: int) -> list[dict]:
+def bench_solver(
+    n_teams: int, seed: int, brute_max: int, sizes: tuple[int, ...] = TEAM_SIZES
+) -> list[dict]:
     rules = bf.make_rules()
     ranks = dict.fromkeys(rules.skills, 3)
     rows = []
-    for size in TEAM_SIZES:
+    for size in sizes:
         rng = random.Random(f"{seed}-{size}")
         queries = [
             ([rng.choice(rules.sizes) for _ in range(size)], tuple(rng.sample(rules.sizes, 2)))
@@ -104,6 +109,7 @@ def bench_solver(n_teams: int, seed: int, brute_max: int) -> list[dict]:
                 agree &= got == (None if expected is None else expected[0])
         row = {
             "castellers": size,
+            "search": solver.search_backend(),
             "teams": n_teams,
             "solver_median_ms": statistics.median(solver_ms),
             "solver_p90_ms": percentile(solver_ms, 0.9),
@@ -202,7 +208,14 @@ def main(argv: list[str] | None = None) -> int:
         "--games", type=int, default=50, help="random games whose queries are timed (50)"
     )
     parser.add_argument("--repeat", type=int, default=3, help="runs per game query, best (3)")
+    parser.add_argument(
+        "--search",
+        choices=("python", "compiled"),
+        help="the tower search to time (default: compiled when built)",
+    )
     args = parser.parse_args(argv)
+    if args.search:
+        solver.use_search_backend(args.search)
 
     # Game queries first: the brute force below leaves a fragmented heap that slows the small
     # queries down by a fifth.
@@ -214,7 +227,10 @@ def main(argv: list[str] | None = None) -> int:
         f"{'castellers':>10} {'median ms':>10} {'p90 ms':>8} {'max ms':>8} "
         f"{'brute ms':>9} {'speed-up':>9} {'agree':>6}"
     )
-    print("best_festival_tower, cold queries, every rank 3, 2 festival sizes, >= 4 levels")
+    print(
+        "best_festival_tower, cold queries, every rank 3, 2 festival sizes, >= 4 levels "
+        f"({solver.search_backend()} search)"
+    )
     print(header)
     print("-" * len(header))
     for row in rows:
@@ -242,6 +258,7 @@ def main(argv: list[str] | None = None) -> int:
             "python": platform.python_version(),
             "machine": platform.machine(),
             "seed": args.seed,
+            "search": solver.search_backend(),
             "solver": rows,
             "game_queries": games,
             "check": checks,

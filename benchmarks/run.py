@@ -10,7 +10,8 @@ throughputs are timed in CPU time, see `cpu`).
 - `castell validate rules/` and `castell --help` as processes (baseline: `python -c pass`), with
   bytecode written as `pip install` does (see `process_env`);
 - the tower solver, best festival tower at 10/11/20/30/40 castellers, every rank 3 (baseline:
-  brute force at 10 and 11);
+  brute force at 10 and 11), with the search the solver uses (the compiled one when built), and
+  10/11 castellers again with the Python search when the compiled one ran;
 - random playouts, games/s and actions/s, 2/3/4 players, Castell and Calico (baselines: a
   hand-written tic-tac-toe in OpenSpiel's style, `tictactoe.py`, and a minimal hand-written
   Castell loop doing the same draws and moves, `handwritten.py`);
@@ -143,6 +144,21 @@ def bench_solver(teams: int) -> list[dict]:
     import bench_towers
 
     return bench_towers.bench_solver(teams, 2018, 11)
+
+
+def bench_solver_python(teams: int) -> list[dict]:
+    """The brute-force rows (10, 11 castellers) with the Python search, when the compiled one
+    is what `bench_solver` timed (else nothing: those rows were the Python search's)."""
+    import bench_towers
+    from castell_game import solver
+
+    if solver.search_backend() != "compiled":
+        return []
+    previous = solver.use_search_backend("python")
+    try:
+        return bench_towers.bench_solver(teams, 2018, 11, sizes=(10, 11))
+    finally:
+        solver.use_search_backend(previous)
 
 
 def bench_playouts(games: int, rules_name: str, player_counts: tuple[int, ...]) -> list[dict]:
@@ -311,6 +327,7 @@ def main() -> int:
     report["language"] = bench_language(5 if quick else 20)
     report["processes"] = bench_processes(3 if quick else 10)
     report["solver"] = bench_solver(10 if quick else 50)
+    report["solver_python"] = bench_solver_python(10 if quick else 50)
     games = 20 if quick else 150
     report["tictactoe"] = bench_tictactoe(500 if quick else 4000)
     report["playouts"] = bench_playouts(games, "castell", (2, 3, 4))
@@ -353,14 +370,15 @@ def print_table(r: dict) -> None:
         ("castell --help (process)", f"{proc['help_ms']:.0f} ms", "≤ 150 ms",
          f"python -c pass {proc['python_startup_ms']:.0f} ms"),
     ]  # fmt: skip
-    for size in (10, 11, 20, 30, 40):
-        row = solver.get(size)
-        if row is None:
-            continue
+    python_rows = [(row["castellers"], row) for row in r.get("solver_python", [])]
+    shown = [(size, solver[size]) for size in (10, 11, 20, 30, 40) if size in solver]
+    for size, row in [*shown, *python_rows]:
         speedup = row.get("speedup_median")
         ratio = f"{speedup:.0f}x faster than brute force" if speedup else ""
+        search = f" ({row['search']} search)" if "search" in row else ""
         rows.append(
-            (f"best festival tower, {size} castellers", f"{row['solver_median_ms']:.2f} ms median",
+            (f"best festival tower, {size} castellers{search}",
+             f"{row['solver_median_ms']:.2f} ms median",
              {30: "≤ 5 ms", 11: "≥ 100x brute force"}.get(size, ""), ratio)
         )  # fmt: skip
     ttt = r["tictactoe"]

@@ -77,6 +77,7 @@ legal path of `towers.check` (`towers.legal_accountings`), and its `uses` are ch
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -123,6 +124,46 @@ _PAD_CAPS = 8
 _PATTERN_CACHE_MAX = 50_000
 # Query setups (`_Setup`) kept per rules before that cache starts afresh.
 _SETUP_CACHE_MAX = 4096
+
+# The compiled twin of the search (`compiled_search.pyx`, optional: built when Cython and a C
+# compiler are there). It answers exactly as `_python_searcher`; `CASTELL_SOLVER=python` (or
+# `use_search_backend("python")`) keeps to the Python search.
+try:
+    from castell_game import compiled_search as _compiled
+except ImportError:  # not built: the Python search answers every query
+    _compiled = None  # type: ignore[assignment]
+
+
+class _NeverRaised(Exception):
+    """Stands for `compiled_search.Unsupported` when the compiled search is not there."""
+
+
+_Unsupported: type[Exception] = _compiled.Unsupported if _compiled is not None else _NeverRaised
+_python_only = _compiled is None or os.environ.get("CASTELL_SOLVER") == "python"
+_backend = "python" if _python_only else "compiled"
+
+
+def search_backend() -> str:
+    """Which search answers queries: ``"compiled"`` (`compiled_search`, when built and not
+    turned off by ``CASTELL_SOLVER=python``) or ``"python"``. Both give the same answers."""
+    return _backend
+
+
+def use_search_backend(name: str) -> str:
+    """Answer queries with the ``"python"`` or the ``"compiled"`` search from now on (tests
+    compare them; a ValueError when it is not built); the previous backend is returned. Every
+    query memo and per-rules table is dropped, so no search built for the other one is reused.
+    """
+    global _backend
+    if name not in ("python", "compiled"):
+        raise ValueError(f"unknown search backend {short_repr(name)}; known: python, compiled")
+    if name == "compiled" and _compiled is None:
+        raise ValueError("the compiled search is not built (see the README's Speed section)")
+    previous, _backend = _backend, name
+    _query.cache_clear()
+    _TABLES_BY_ID.clear()
+    _tables_of.cache_clear()
+    return previous
 
 
 @dataclass(frozen=True, slots=True)
@@ -1139,11 +1180,24 @@ def _search(q: _Query, su: _Setup) -> _Result | None:
         run = _searcher(su)
     try:
         return run(q)
+    except _Unsupported:  # a team beyond the compiled search's integer ranges
+        return _python_searcher(su)(q)
     finally:
         pool.append(run)
 
 
 def _searcher(su: _Setup) -> Callable[[_Query], _Result | None]:
+    """The search of setup `su`: the compiled one when it is there and on (`search_backend`)
+    and the setup fits its integer ranges, else `_python_searcher`."""
+    if _compiled is not None and _backend == "compiled":
+        try:
+            return _compiled.Searcher(su)
+        except _Unsupported:
+            pass
+    return _python_searcher(su)
+
+
+def _python_searcher(su: _Setup) -> Callable[[_Query], _Result | None]:
     """The search of setup `su` (see `_search`), as a function of a query's team facts.
 
     The pieces are closures, because the search runs them for every state and option: the

@@ -19,9 +19,23 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from brute_force import make_rules
+from castell_game import solver
 from castell_game.towers import TowerRules
 
 from castell_dsl import load_rules, new_game
+
+#: The tower searches this install has: the Python one always, the compiled one when built
+#: (`tests/castell/test_compiled_search.py` fails in CI when it is not).
+SEARCH_BACKENDS = ["python", "compiled"] if solver._compiled is not None else ["python"]
+
+
+@pytest.fixture(scope="module", params=SEARCH_BACKENDS)
+def each_search_backend(request):
+    """Run a module's tests once per tower search (`solver.use_search_backend`): both must
+    give every answer the tests expect."""
+    previous = solver.use_search_backend(request.param)
+    yield request.param
+    solver.use_search_backend(previous)
 
 
 @pytest.fixture(scope="session")

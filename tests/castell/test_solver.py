@@ -2,7 +2,9 @@
 
 Property tests compare the solver with brute_force.best_tower, which enumerates every tower of a
 small team and applies the solver's documented tie-break, so the exact tower must agree (not
-just the score). Every returned tower is also re-checked with towers.check.
+just the score). Every returned tower is also re-checked with towers.check. Every test runs
+once per tower search, the Python one and the compiled one when it is built
+(`each_search_backend`).
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 ALL3 = dict.fromkeys(SKILLS, 3)
+
+pytestmark = pytest.mark.usefixtures("each_search_backend")
 
 
 def assert_valid(solution: Solution, ranks, rules, sizes=()) -> None:
