@@ -1,22 +1,27 @@
 # cython: language_level=3, cdivision=True
-"""The tower solver's search, compiled: `solver._searcher` line for line on C integers.
+"""The tower solver's per-team steps, compiled: `solver._python_answerer` (the prefilter
+`_holds_sizes` and `_impossible`, the team's facts `_prepare` and the search
+`_python_searcher`) and `solver._counts`, line for line on C integers.
 
 Optional (`setup.py` builds it when Cython and a C compiler are there); `solver.py` falls back
-to its own search when this module is missing, when ``CASTELL_SOLVER=python``, or when a query
+to its own steps when this module is missing, when ``CASTELL_SOLVER=python``, or when a query
 does not fit the ranges below (`Unsupported`). Why each bound holds, and the tie-break, are
 said once, in `solver.py`: this file keeps the same names, the same order of steps and the
 same results (tuples ``(score, matches, -uses, chain)``, memo entries exact results or an int
-bound), so that every answer is the Python search's. `tests/castell/test_compiled_search.py`
-compares the two.
+bound, pattern tables built by `solver._patterns` and cached under the same keys), so that
+every answer is the Python one's. `tests/castell/test_compiled_search.py` compares the two.
+What is left in Python around it is per query and shared: the setup, the query memo, and the
+re-check of every answer by `towers.legal_accountings`.
 
 Integers are C ``long long``: every count, rank, weight and limit of a query must lie within
 ``LIMIT`` (2**30), so that no bound can overflow (scores stay below 2**62), and positions fit a
 64-bit mask (at most ``MAX_POSITIONS`` numbers). Python sequences read here (pattern tables,
-the shape, the Width uses) keep Python's bounds checks.
+the shape, Balance uses per level) keep Python's bounds checks.
 """
 
 from libc.stdint cimport uint64_t
 from cpython.object cimport PyObject_RichCompareBool, Py_GT, Py_LT
+from libc.math cimport sqrt
 
 ctypedef long long ll
 
@@ -62,6 +67,32 @@ cdef inline ll _small(object x) except? -1:
     return v
 
 
+cdef inline ll _isqrt(ll n) noexcept:
+    """The integer square root of 0 <= n < 2**62 (`math.isqrt`)."""
+    cdef ll r = <ll>sqrt(<double>n)
+    while r * r > n:
+        r -= 1
+    while (r + 1) * (r + 1) <= n:
+        r += 1
+    return r
+
+
+cdef inline ll _most_levels(ll castellers, ll balance) noexcept:
+    """`solver._most_levels`, its triangular roots computed (`solver._tri_root`'s formula)."""
+    if castellers <= balance:
+        return castellers
+    return balance + (_isqrt(8 * (castellers - balance) + 1) - 1) // 2
+
+
+cdef inline bint _any_held(ll *counts, ll lo, ll hi) noexcept:
+    """Does a position in ``lo..hi - 1`` hold castellers (``any(counts[lo:hi])``)?"""
+    cdef ll p
+    for p in range(lo, hi):
+        if counts[p]:
+            return True
+    return False
+
+
 cdef inline ll _fewest_uses(ll need, ll balance_floor, ll levels, ll width, ll numbers_below) noexcept:
     cdef ll balance = balance_floor if balance_floor else need & _BALANCE_BIT
     if levels - width + 1 > balance:
@@ -86,9 +117,9 @@ cdef inline bint _beats(
 
 
 cdef class Searcher:
-    """The search of one setup (`solver._Setup`), called with a query's team facts
-    (`solver._Query`): the best `_Result`, or None. Not shared between threads at once (the
-    solver's pool hands each search its own)."""
+    """The answer of one setup's queries (`solver._Setup`), called with a team's counts and
+    the festival sizes: the best `_Result`, or None. Not shared between threads at once (the
+    solver's pool hands each query its own)."""
 
     # The setup's facts.
     cdef object shape
@@ -97,14 +128,17 @@ cdef class Searcher:
     cdef bint exact
     cdef ll n_levels, w_level, w_match, wmax, k0, need_mask
     cdef ll balance_rank, base_rank, mix_rank, strength_rank, limit, step, by_width
-    cdef ll K
+    cdef ll K, maxwin, cast_gate, spread, shape_sum, cache_max
+    cdef object su, tb, patterns, window_tables
+    cdef tuple no_patterns
+    cdef ll win[MAXK]
     cdef ll vals[MAXK]
     cdef ll reach_mix[MAXK]
     cdef ll reach_plain[MAXK]
     cdef ll lo_mix[MAXK + 1]
     cdef ll lo_plain[MAXK + 1]
     cdef ll reach_lo[MAXK + 1]
-    # The team's facts, bound by `__call__`.
+    # The team's facts, made by `__call__` (`prepare`).
     cdef ll counts[MAXK]
     cdef ll pres[MAXK]
     cdef ll dist_below[MAXK + 1]
@@ -114,8 +148,6 @@ cdef class Searcher:
     cdef ll mpos_below[MAXK + 1]
     cdef ll match_upto[MAXK]
     cdef ll mpos_upto[MAXK]
-    cdef list need_w
-    cdef tuple tri_root
     cdef list plain_t
     cdef list mixed_t
     cdef uint64_t req_mask
@@ -123,12 +155,19 @@ cdef class Searcher:
     cdef bint sized, scarce
     cdef dict memo
 
-    def __init__(self, su):
+    def __init__(self, su, patterns, window_tables, tuple no_patterns, ll cache_max):
+        """The search of setup `su`; `patterns` and `window_tables` are `solver._patterns` and
+        `solver._window_tables`, which build a pattern table the cache (`su.cache`, emptied
+        past `cache_max` entries) does not hold yet, `no_patterns` the table of a number the
+        team does not hold (`solver._NO_PATTERNS`)."""
         tb = su.tb
         cdef ll K = len(tb.vals)
         if K > MAXK:
             raise Unsupported(K)
         self.K = K
+        self.su, self.tb = su, tb
+        self.patterns, self.window_tables, self.cache_max = patterns, window_tables, cache_max
+        self.no_patterns = no_patterns
         self.shape = su.shape
         self.eq_after = su.eq_after
         self.tri = tuple(su.tri)
@@ -143,12 +182,18 @@ cdef class Searcher:
         self.base_rank = _small(su.base)
         self.mix_rank = _small(su.mix)
         self.strength_rank = _small(su.strength)
+        self.maxwin = _small(su.maxwin)
+        self.cast_gate = _small(su.cast_gate)
         self.limit = _small(tb.limit)
         self.step = _small(tb.step)
+        if self.step < 1:
+            raise Unsupported(tb.step)
+        self.spread = tb.spread if self.mix_rank >= 1 else 0
         self.by_width = 0 if su.shape is None else 2
+        self.shape_sum = 0
         if su.shape is not None:
             for c in su.shape:
-                _small(c)
+                self.shape_sum += _small(c)
         for x in su.eq_after:
             _small(x)
         for x in self.tri:
@@ -158,62 +203,208 @@ cdef class Searcher:
             self.vals[p] = _small(tb.vals[p])
             self.reach_mix[p] = su.reach[p]
             self.reach_plain[p] = tb.one[p]
+            self.win[p] = tb.win[p]
         for p in range(K + 1):
             self.lo_mix[p] = tb.lo_mix[p]
             self.lo_plain[p] = tb.lo_plain[p]
             self.reach_lo[p] = su.reach_lo[p]
         self.memo = {}
 
-    def __call__(self, q):
-        """One search: bind the team's facts, search from the root, empty the memo."""
+    def __call__(self, tuple counts, size_bits):
+        """One query of team `counts` (by position) and festival sizes `size_bits` (a bit per
+        position, -1 for a size that is no number): `solver._python_answer`'s steps, the
+        prefilter, the team's facts and the search; the best `_Result` or None."""
         cdef ll K = self.K
         cdef ll p, total = 0
-        counts = q.counts
+        if len(counts) != K:
+            raise Unsupported(len(counts))
         for p in range(K):
             self.counts[p] = _small(counts[p])
             total += self.counts[p]
         if total > LIMIT:
             raise Unsupported(total)
-        pres = q.pres
-        self.d = len(pres)
-        for p in range(self.d):
-            self.pres[p] = pres[p]
-        dist_below, match_below, mpos_below = q.dist_below, q.match_below, q.mpos_below
-        for p in range(K + 1):
-            self.dist_below[p] = dist_below[p]
-            self.match_below[p] = match_below[p]
-            self.mpos_below[p] = mpos_below[p]
-        match, match_upto, mpos_upto = q.match, q.match_upto, q.mpos_upto
-        for p in range(K):
-            self.match[p] = match[p]
-            self.match_upto[p] = match_upto[p]
-            self.mpos_upto[p] = mpos_upto[p]
-        self.scarce = q.scarce
-        if self.scarce:
-            cast_below = q.cast_below
-            for p in range(K + 1):
-                self.cast_below[p] = cast_below[p]
-            self.tri_root = tuple(q.tri_root)
-        else:
-            self.tri_root = ()
-        self.need_w = q.need_w
-        self.plain_t, self.mixed_t = q.plain_t, q.mixed_t
-        self.req_mask = q.req_mask
-        self.n_sizes = q.n_sizes
-        # The lowest position a bottom level may start on (see `solver._searcher`'s `run`).
-        self.lo_req = self.reach_lo[_bit_length(self.req_mask)]
-        self.sized = self.req_mask != 0
+        if size_bits < 0:
+            return None  # a size that is no casteller number (`solver._holds_sizes`)
+        cdef uint64_t req_mask = size_bits
+        cdef uint64_t rest = req_mask
+        while rest:  # `solver._holds_sizes`
+            if not self.counts[_bit_length(rest & (~rest + 1)) - 1]:
+                return None
+            rest &= rest - 1
+        if self.impossible(req_mask, total):
+            return None
+        self.prepare(counts, req_mask)
         try:
             return self.best_from_bottom()
         finally:
             self.memo.clear()
-            self.plain_t = self.mixed_t = self.need_w = None
+            self.plain_t = self.mixed_t = None
 
-    cdef inline ll _most(self, ll a, ll balance) except? -1:
-        """`solver._most_levels` of `a` castellers with `balance` Balance uses."""
-        if a <= balance:
-            return a
-        return balance + <ll>self.tri_root[a - balance]
+    cdef bint impossible(self, uint64_t req_mask, ll total) except -1:
+        """`solver._impossible` (with `_shape_unfillable`)."""
+        cdef ll K = self.K, k0 = self.k0, wmax = self.wmax, maxwin = self.maxwin
+        cdef ll i, j, p, c, held = 0, widest = 0, prev = 0, w, slack, cap, up, hi, lo, top
+        cdef ll by_count[MAXK]
+        shape = self.shape
+        if shape is not None:
+            if self.shape_sum > total:
+                return True
+            slack = self.mix_rank + self.strength_rank
+            for i in range(K):  # sorted(counts, reverse=True), by insertion
+                c = self.counts[i]
+                j = i
+                while j and by_count[j - 1] < c:
+                    by_count[j] = by_count[j - 1]
+                    j -= 1
+                by_count[j] = c
+            for i in range(slack, len(shape)):
+                if i - slack >= K or by_count[i - slack] < <ll>shape[i]:
+                    return True
+        if maxwin == 1:
+            for p in range(K):
+                c = self.counts[p]
+                if c:
+                    held += 1
+                    if c > widest:
+                        widest = c
+        elif maxwin == 2:
+            for p in range(K):
+                c = self.counts[p]
+                if c:
+                    held += 1
+                    if prev + c > widest:
+                        widest = prev + c
+                prev = c
+        else:
+            for p in range(K):
+                if self.counts[p]:
+                    held += 1
+                w = 0
+                top = p + maxwin if p + maxwin < K else K
+                for j in range(p, top):
+                    w += self.counts[j]
+                if w > widest:
+                    widest = w
+        if k0 > _most_levels(total, self.balance_rank):
+            return True
+        cdef bint has_base = self.base_rank >= 1
+        cdef ll extra = 1 if has_base and widest > self.limit else 0
+        if k0 > (widest if widest < wmax else wmax) + self.balance_rank + extra:
+            return True
+        if k0 > held + self.strength_rank:
+            return True
+        if req_mask:
+            hi = _bit_length(req_mask) - 1
+            lo = hi - maxwin + 1 if hi >= maxwin else 0
+            w = 0
+            top = hi + maxwin if hi + maxwin < K else K
+            for j in range(lo, top):
+                w += self.counts[j]
+            cap = wmax + 1 if has_base else wmax
+            up = (w if w < cap else cap) + self.balance_rank
+            for j in range(hi + 1, K):
+                if self.counts[j]:
+                    up += 1
+            if k0 > up + self.strength_rank:
+                return True
+        return False
+
+    cdef int prepare(self, tuple counts, uint64_t req_mask) except -1:
+        """`solver._prepare` (with `_size_positions` and `_pattern_tables`) into this search's
+        arrays; the Width uses are `_need_w`, the castellers bound `_most_levels`."""
+        cdef ll K = self.K, p, c, held = 0, total = 0, m = 0, mp, spread = self.spread, L
+        cdef ll ascending[MAXK]
+        self.req_mask = req_mask
+        self.n_sizes = __builtin_popcountll(req_mask)
+        self.dist_below[0] = 0
+        for p in range(K):
+            c = self.counts[p]
+            if c:
+                ascending[held] = p
+                held += 1
+                total += c
+            self.dist_below[p + 1] = held
+        self.d = held
+        self.scarce = total < self.cast_gate
+        if self.scarce:
+            self.cast_below[0] = 0
+            total = 0
+            for p in range(K):
+                total += self.counts[p]
+                self.cast_below[p + 1] = total
+        self.match_below[0] = self.mpos_below[0] = 0
+        for p in range(K):
+            self.match[p] = (req_mask >> p) & 1
+            self.mpos_below[p + 1] = self.mpos_below[p] + self.match[p]
+            if self.match[p]:
+                m += self.counts[p]
+            self.match_below[p + 1] = m
+        mp = self.mpos_below[K]
+        for p in range(K):
+            if p + 1 + spread <= K:
+                self.match_upto[p] = self.match_below[p + 1 + spread]
+                self.mpos_upto[p] = self.mpos_below[p + 1 + spread]
+            else:
+                self.match_upto[p] = m
+                self.mpos_upto[p] = mp
+        # The pattern tables (`solver._pattern_tables`): cached per rules and weights.
+        cdef dict cache = self.su.cache
+        if len(cache) > self.cache_max:
+            cache.clear()
+        cdef list plain_t = [self.no_patterns] * K
+        cdef list mixed_t
+        cdef ll i
+        if self.mix_rank < 1:
+            for i in range(held):
+                p = ascending[i]
+                c = self.counts[p]
+                key = (c * K + p) * 2 + self.match[p]
+                table = cache.get(key)
+                if table is None:
+                    table = cache[key] = self.patterns(
+                        self.tb, p, (c,), self.match[p], self.w_level, self.w_match
+                    )
+                plain_t[p] = table
+            mixed_t = plain_t
+        else:
+            mixed_t = [self.no_patterns] * K
+            for i in range(held):
+                p = ascending[i]
+                c = self.counts[p]
+                L = self.win[p]
+                wkey = ()
+                if L == 2:
+                    if self.counts[p + 1]:
+                        wkey = (p, c, self.counts[p + 1], (req_mask >> p) & 3)
+                elif L > 2 and _any_held(self.counts, p + 1, p + L):
+                    wkey = (p, counts[p : p + L], (req_mask >> p) & ((1 << L) - 1))
+                if wkey:
+                    pair = cache.get(wkey)
+                    if pair is None:
+                        pair = cache[wkey] = self.window_tables(
+                            self.tb, self.su, p, counts, req_mask
+                        )
+                    plain_t[p], mixed_t[p] = pair
+                else:
+                    key = (c * K + p) * 2 + self.match[p]
+                    table = cache.get(key)
+                    if table is None:
+                        table = cache[key] = self.patterns(
+                            self.tb, p, (c,), self.match[p], self.w_level, self.w_match
+                        )
+                    plain_t[p] = mixed_t[p] = table
+        self.plain_t, self.mixed_t = plain_t, mixed_t
+        for i in range(held):  # highest first (`solver._Query.pres`)
+            self.pres[i] = ascending[held - 1 - i]
+        # The lowest position a bottom level may start on (`solver._python_searcher`'s `run`).
+        self.lo_req = self.reach_lo[_bit_length(req_mask)]
+        self.sized = req_mask != 0
+        return 0
+
+    cdef inline ll need_w(self, ll n) noexcept:
+        """The Width uses of a level `n` wide (`solver._Tables.width_uses`)."""
+        return 0 if n <= self.limit else (n - self.limit + self.step - 1) // self.step
+
 
     cdef object expand(
         self,
@@ -230,7 +421,7 @@ cdef class Searcher:
         ll lmax,
         ll alpha,
     ):
-        """`solver._searcher`'s `expand`, step for step."""
+        """`solver._python_searcher`'s `expand`, step for step."""
         if balance_left > lmax:
             balance_left = lmax
         if strength_left > lmax:
@@ -327,7 +518,7 @@ cdef class Searcher:
                 a = self.cast_below[p]
                 if strength_left:
                     a += (free if p == lpos else self.counts[p]) - 1
-                lvc = a if a <= balance_left else balance_left + <ll>self.tri_root[a - balance_left]
+                lvc = _most_levels(a, balance_left)
                 if lv > lvc:
                     lv = lvc
             if sized:
@@ -441,7 +632,7 @@ cdef class Searcher:
                 else:
                     nm = mix_left
                 if above_base:
-                    w1 = <ll>self.need_w[n]
+                    w1 = self.need_w(n)
                     if width <= self.limit + w1 * self.step:
                         continue
                     if w1:
@@ -508,10 +699,10 @@ cdef class Searcher:
 
     cdef ll levels_above_bottom(self, ll p, ll left) except? -1:
         cdef ll a = self.cast_below[p] + left if self.strength_rank else self.cast_below[p]
-        return self._most(a, self.balance_rank)
+        return _most_levels(a, self.balance_rank)
 
     cdef object best_from_bottom(self):
-        """`solver._searcher`'s `best_from_bottom` (with `bottom_positions` inline)."""
+        """`solver._python_searcher`'s `best_from_bottom` (with `bottom_positions` inline)."""
         cdef ll k0 = self.k0, w_level = self.w_level, w_match = self.w_match
         cdef ll balance_rank = self.balance_rank, strength_rank = self.strength_rank
         cdef ll base_rank = self.base_rank, wmax = self.wmax, limit = self.limit
@@ -559,7 +750,7 @@ cdef class Searcher:
                 ub = w_level * (1 + lv) + w_match * self.match_upto[p]
                 if scarce:
                     a = self.cast_below[p] + self.counts[p] - 1 if strength_rank else self.cast_below[p]
-                    lvc = self._most(a, balance_rank)
+                    lvc = _most_levels(a, balance_rank)
                     if lvc < lv:
                         tight = w_level * (1 + lvc) + w_match * self.match_upto[p]
                         if tight < floor:
@@ -629,7 +820,7 @@ cdef class Searcher:
                     lv = lm if lm < kcap else kcap
                     if scarce:
                         a = ab - c0 if strength_rank else ab
-                        lvc = self._most(a, balance_rank)
+                        lvc = _most_levels(a, balance_rank)
                         if lvc < lv:
                             if k0 - 1 > lvc:
                                 continue
@@ -650,7 +841,7 @@ cdef class Searcher:
                         u += 1
                         nmk &= ~_BASE_BIT
                     else:
-                        w0 = <ll>self.need_w[n]
+                        w0 = self.need_w(n)
                         if w0:
                             u += w0
                             nmk &= ~_WIDTH_BIT
@@ -695,3 +886,26 @@ cdef class Searcher:
                         best_s = cs
         return result
 
+
+
+def team_counts(team, dict index, fallback):
+    """`solver._counts`: the team's counts by number position (`index`: number -> position),
+    as a tuple; `fallback` (that function) answers when a casteller is not a size (its error)
+    or the numbers are too many for this module."""
+    if type(team) is not list and type(team) is not tuple:
+        team = list(team)
+    cdef ll K = len(index)
+    if K > MAXK:
+        return fallback(team, index)
+    cdef ll counts[MAXK]
+    cdef ll p
+    for p in range(K):
+        counts[p] = 0
+    for x in team:
+        if type(x) is not int:
+            return fallback(team, index)
+        at = index.get(x)
+        if at is None:
+            return fallback(team, index)
+        counts[<ll>at] += 1
+    return tuple([counts[p] for p in range(K)])

@@ -11,10 +11,10 @@ to skills of any name. Sets of them (exhibition skills still to use) are bit mas
 A query runs in four steps (`_query`):
 
 1. Setup per ranks and question (`_setup`): what does not depend on the team (ranks by
-   relaxation, the levels needed, width limits, Mix reach, a shape's Balance uses, the search's
-   closures) is built once per (ranks, question) and memoised with the rules' tables; the
-   question alone rules out an exhibition skill with rank 0, contradictory heights and a shape
-   the ranks forbid.
+   relaxation, the levels needed, width limits, Mix reach, a shape's Balance uses, what answers
+   its queries, `_answerer`) is built once per (ranks, question) and memoised with the rules'
+   tables; the question alone rules out an exhibition skill with rank 0, contradictory heights
+   and a shape the ranks forbid.
 2. Prefilter (`_holds_sizes`, `_impossible`): cheap necessary conditions on the team reject
    most impossible queries before any table is built: required numbers present; levels allowed
    by the castellers and the Balance rank (`_most_levels`), by the widest level the team can
@@ -23,7 +23,10 @@ A query runs in four steps (`_query`):
 3. Setup per team (`_prepare`): the pattern tables of every position the team holds
    (`_patterns`, cached per rules on the counts they use, since they repeat across teams) and
    the prefix facts the bounds read, gathered in one `_Query`.
-4. Search (`_search`): branch and bound over levels, bottom-up.
+4. Search (`_python_searcher`): branch and bound over levels, bottom-up.
+
+Steps 2-4 have a compiled twin (`compiled_search.pyx`, optional), which `_answerer` uses when it
+is built: the same steps on C integers, the same answers.
 
 Small queries pay for every distinct step they take (a game asks thousands of them, and a
 benchmark times each cold), so the per-query steps are plain loops over a few lists, with
@@ -125,9 +128,9 @@ _PATTERN_CACHE_MAX = 50_000
 # Query setups (`_Setup`) kept per rules before that cache starts afresh.
 _SETUP_CACHE_MAX = 4096
 
-# The compiled twin of the search (`compiled_search.pyx`, optional: built when Cython and a C
-# compiler are there). It answers exactly as `_python_searcher`; `CASTELL_SOLVER=python` (or
-# `use_search_backend("python")`) keeps to the Python search.
+# The compiled twin of a query's per-team steps (`compiled_search.pyx`, optional: built when
+# Cython and a C compiler are there). It answers exactly as `_python_answerer`;
+# `CASTELL_SOLVER=python` (or `use_search_backend("python")`) keeps to the Python steps.
 try:
     from castell_game import compiled_search as _compiled
 except ImportError:  # not built: the Python search answers every query
@@ -558,11 +561,7 @@ def _query(
     su = _setup(tb, rank_t, min_levels, n_levels, shape, need_mask, w_level, w_match)
     if su is None:
         return None
-    if size_bits and not _holds_sizes(size_bits, counts):
-        return None
-    if _impossible(counts, su, size_bits):
-        return None
-    found = _search(_prepare(counts, su, tb, size_bits), su)
+    found = _answer(counts, su, size_bits)
     if found is None:
         return None
     levels = []
@@ -591,10 +590,11 @@ class _Setup:
     `reach_lo[h]`, the lowest position whose level reaches position h - 1; the triangular
     numbers the bounds read (`tri`, up to `wmax`); the pattern cache of the score weights
     (`cache`, see `_pattern_tables`); `cast_gate`, the team size below which castellers may
-    bound the levels more than the widths do.
+    bound the levels more than the widths do; `answerers`, the pool of `_answer`.
     """
 
     __slots__ = (
+        "answerers",
         "balance",
         "base",
         "cache",
@@ -609,7 +609,6 @@ class _Setup:
         "need_mask",
         "reach",
         "reach_lo",
-        "searchers",
         "shape",
         "strength",
         "tb",
@@ -633,7 +632,7 @@ class _Setup:
     need_mask: int
     reach: tuple[int, ...]
     reach_lo: tuple[int, ...]
-    searchers: list
+    answerers: list
     shape: tuple[int, ...] | None
     strength: int
     tb: _Tables
@@ -721,7 +720,7 @@ def _new_setup(
     if cache is None:
         cache = tb.patterns[w_level, w_match] = {}
     su.cache = cache
-    su.searchers = []
+    su.answerers = []
     return su
 
 
@@ -1165,40 +1164,62 @@ def _cannot_win_tie(
 _State = tuple[int, int, int, int, int, int, int, int, int, int]
 
 
-def _search(q: _Query, su: _Setup) -> _Result | None:
-    """Branch and bound over the levels of the query of team facts `q` and setup `su` (see the
-    module docstring): the best `_Result`, or None when no tower meets the query.
+# A query's answer after its setup: (team counts, setup, festival size bits) -> best result.
+_Answer = Callable[[tuple[int, ...], int], "_Result | None"]
 
-    The search's closures depend only on the setup, so they are built once per setup
-    (`_searcher`) and kept in a pool on it: a search takes one out and puts it back, so two
-    searches running at once (threads) never share one.
+
+def _answer(counts: tuple[int, ...], su: _Setup, size_bits: int) -> _Result | None:
+    """The prefilter, the team's facts and the search of one query (see the module docstring):
+    the best `_Result`, or None when no tower meets the query.
+
+    What answers depends only on the setup, so it is built once per setup (`_answerer`) and
+    kept in a pool on it: a query takes one out and puts it back, so two queries running at
+    once (threads) never share one.
     """
-    pool = su.searchers
+    pool = su.answerers
     try:
-        run = pool.pop()
+        answer = pool.pop()
     except IndexError:
-        run = _searcher(su)
+        answer = _answerer(su)
     try:
-        return run(q)
+        return answer(counts, size_bits)
     except _Unsupported:  # a team beyond the compiled search's integer ranges
-        return _python_searcher(su)(q)
+        return _python_answerer(su)(counts, size_bits)
     finally:
-        pool.append(run)
+        pool.append(answer)
 
 
-def _searcher(su: _Setup) -> Callable[[_Query], _Result | None]:
-    """The search of setup `su`: the compiled one when it is there and on (`search_backend`)
-    and the setup fits its integer ranges, else `_python_searcher`."""
+def _answerer(su: _Setup) -> _Answer:
+    """The answer of setup `su`'s queries: the compiled one when it is there and on
+    (`search_backend`) and the setup fits its integer ranges, else `_python_answerer`."""
     if _compiled is not None and _backend == "compiled":
         try:
-            return _compiled.Searcher(su)
+            return _compiled.Searcher(
+                su, _patterns, _window_tables, _NO_PATTERNS, _PATTERN_CACHE_MAX
+            )
         except _Unsupported:
             pass
-    return _python_searcher(su)
+    return _python_answerer(su)
+
+
+def _python_answerer(su: _Setup) -> _Answer:
+    """The answer of setup `su`'s queries in Python: the prefilter (`_holds_sizes`,
+    `_impossible`), the team's facts (`_prepare`) and the search (`_python_searcher`)."""
+    tb = su.tb
+    search = _python_searcher(su)
+
+    def answer(counts: tuple[int, ...], size_bits: int) -> _Result | None:
+        if size_bits and not _holds_sizes(size_bits, counts):
+            return None
+        if _impossible(counts, su, size_bits):
+            return None
+        return search(_prepare(counts, su, tb, size_bits))
+
+    return answer
 
 
 def _python_searcher(su: _Setup) -> Callable[[_Query], _Result | None]:
-    """The search of setup `su` (see `_search`), as a function of a query's team facts.
+    """The search of setup `su` (see `_answer`), as a function of a query's team facts.
 
     The pieces are closures, because the search runs them for every state and option: the
     setup's facts are bound once here, the team's by `run` (into the same cells) at the start
@@ -1756,8 +1777,12 @@ def _solve(
         if r < 0:
             rank_t = tuple(r if r > 0 else 0 for r in rank_t)
             break
+    if _backend == "compiled":
+        counts = _compiled.team_counts(team, tb.index, _counts)
+    else:
+        counts = _counts(team, tb.index)
     found = _query(
-        _counts(team, tb.index),
+        counts,
         rank_t,
         tb,
         size_bits,

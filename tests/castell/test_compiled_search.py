@@ -146,6 +146,36 @@ def test_a_team_beyond_the_compiled_ranges_is_answered_by_the_python_search(monk
     assert expected is not None
 
 
+TEAMS = {
+    "a bool": lambda: [3, True, 4],
+    "a float": lambda: [3, 3.0],
+    "no such number": lambda: [3, 11],
+    "a string": lambda: ["3"],
+    "empty": lambda: [],
+    "a generator": lambda: (n for n in (5, 5, 4)),
+    "a tuple": lambda: (9, 8, 8),
+}
+
+
+@compiled
+@pytest.mark.parametrize("make_team", list(TEAMS.values()), ids=list(TEAMS))
+def test_team_counts_match_the_python_counts_and_their_errors(make_team):
+    """The compiled `team_counts` counts as `solver._counts` does, and a casteller that is not
+    a number of the game gets the same error (C-5.1)."""
+    index = solver._tables(bf.make_rules()).index
+
+    def outcome(count):
+        try:
+            return count(make_team(), index)
+        except ValueError as error:
+            return f"ValueError: {error}"
+
+    def compiled_counts(team, at):
+        return solver._compiled.team_counts(team, at, solver._counts)
+
+    assert outcome(compiled_counts) == outcome(solver._counts)
+
+
 def test_the_search_backend_is_chosen_by_name_or_setting():
     with pytest.raises(ValueError, match="unknown search backend"):
         solver.use_search_backend("fast")
