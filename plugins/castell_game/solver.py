@@ -1164,7 +1164,7 @@ def _cannot_win_tie(
 _State = tuple[int, int, int, int, int, int, int, int, int, int]
 
 
-# A query's answer after its setup: (team counts, setup, festival size bits) -> best result.
+# What answers a setup's queries: (team counts, festival size bits) -> the best result or None.
 _Answer = Callable[[tuple[int, ...], int], "_Result | None"]
 
 
