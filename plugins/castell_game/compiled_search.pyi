@@ -3,7 +3,6 @@
 from collections.abc import Callable, Iterable
 from typing import Any
 
-MAX_POSITIONS: int
 LIMIT: int
 
 class Unsupported(ValueError): ...

@@ -15,7 +15,7 @@ re-check of every answer by `towers.legal_accountings`.
 
 Integers are C ``long long``: every count, rank, weight and limit of a query must lie within
 ``LIMIT`` (2**30), so that no bound can overflow (scores stay below 2**62), and positions fit a
-64-bit mask (at most ``MAX_POSITIONS`` numbers). Python sequences read here (pattern tables,
+64-bit mask (at most ``MAXK``, 63, numbers). Python sequences read here (pattern tables,
 the shape, Balance uses per level) keep Python's bounds checks.
 """
 
@@ -28,8 +28,7 @@ ctypedef long long ll
 cdef enum:
     MAXK = 63  # positions (numbers) at most: one bit each in a uint64_t
 
-#: What this module supports, for `solver.py`'s checks.
-MAX_POSITIONS = MAXK
+#: The largest count, rank, weight or limit this module takes (see the module docstring).
 LIMIT = 1 << 30
 
 cdef ll _BALANCE_BIT = 1
