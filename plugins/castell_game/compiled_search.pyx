@@ -15,8 +15,10 @@ re-check of every answer by `towers.legal_accountings`.
 
 Integers are C ``long long``: every count, rank, weight and limit of a query must lie within
 ``LIMIT`` (2**30), so that no bound can overflow (scores stay below 2**62), and positions fit a
-64-bit mask (at most ``MAXK``, 63, numbers). Python sequences read here (pattern tables,
-the shape, Balance uses per level) keep Python's bounds checks.
+64-bit mask (at most ``MAXK``, 63, numbers); the search recurses once per level, so a team
+that could stack more than ``MAX_LEVELS`` (200) levels goes to the Python search. Python
+sequences read here (pattern tables, the shape, Balance uses per level) keep Python's bounds
+checks.
 """
 
 from libc.stdint cimport uint64_t
@@ -27,6 +29,9 @@ ctypedef long long ll
 
 cdef enum:
     MAXK = 63  # positions (numbers) at most: one bit each in a uint64_t
+    # Levels a team may stack at most (`_most_levels`): the search recurses once per level on
+    # the C stack, which a thread may have small; taller teams go to the Python search.
+    MAX_LEVELS = 200
 
 #: The largest count, rank, weight or limit this module takes (see the module docstring).
 LIMIT = 1 << 30
@@ -220,10 +225,12 @@ cdef class Searcher:
         for p in range(K):
             self.counts[p] = _small(counts[p])
             total += self.counts[p]
-        if total > LIMIT:
+        if total > LIMIT or _most_levels(total, self.balance_rank) > MAX_LEVELS:
             raise Unsupported(total)
         if size_bits < 0:
             return None  # a size that is no casteller number (`solver._holds_sizes`)
+        if size_bits >> K:
+            raise Unsupported(size_bits)  # not a set of this rule set's positions
         cdef uint64_t req_mask = size_bits
         cdef uint64_t rest = req_mask
         while rest:  # `solver._holds_sizes`

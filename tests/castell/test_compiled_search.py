@@ -134,6 +134,19 @@ def test_rules_beyond_the_compiled_ranges_are_answered_by_the_python_search(rule
 
 
 @compiled
+@compiled
+@pytest.mark.parametrize("castellers", [150, 250])
+def test_towers_of_many_levels_are_answered_alike_below_and_above_the_depth_cap(castellers):
+    """C-5.4, C-6.2: a team of one number with Balance and Strength for every level stacks a
+    level per casteller. The compiled search recurses once per level on the C stack, so a team
+    that could stack more than 200 levels goes to the Python search; both answer the same."""
+    rules = bf.make_rules()
+    ranks = {**dict.fromkeys(SKILLS, 0), "balance": 400, "strength": 400}
+    team = [1] * castellers
+    assert_same_answer("tallest_tower", team, ranks, rules)
+    assert len(answer("compiled", "tallest_tower", team, ranks, rules)[0]) == castellers
+
+
 def test_a_team_beyond_the_compiled_ranges_is_answered_by_the_python_search(monkeypatch):
     """A team whose counts the compiled search cannot hold (here: a range lowered to 5
     castellers) is searched by the Python search, with the same answer."""
