@@ -1,0 +1,105 @@
+"""The paired-seed machinery: the same games under several rule sets, game by game.
+
+`castell compare` and `castell analyze` both ask what a rule change does to play. Each rule set
+(a *contender*) plays the same games: game `i` of every one uses seed `S + i` and the same bots
+in the same seats. One task plays game `i` under every contender and returns their records
+together, so a consumer receives each game's tuple at once, in game order, whatever the
+number of processes or a Dask cluster (`simulation.run_tasks`). A consumer can then fold the
+paired difference of game `i` into a running aggregate and drop the records: memory stays
+flat in the number of games.
+
+What a game's record holds is the consumer's choice: a *measure*, a module-level function
+`measure(rules, players, seed, bots, index) -> record` (it runs in worker processes, so it must
+pickle by name). `compare` records the game's line with its final facts; `analyze` records the
+compact per-game figures of `analysis.measure`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from ..language.ruleset import RuleSet
+from .simulation import run_tasks, worker_rules
+
+#: What a game's record is, per rule set: `measure(rules, players, seed, bots, index)`.
+Measure = Callable[[RuleSet, int, int, tuple[str, ...], int], Any]
+
+
+@dataclass(frozen=True)
+class Contender:
+    """One rule set to compare: as the user wrote it, and as rules + variants."""
+
+    label: str
+    rules: str
+    variants: tuple[str, ...]
+
+
+def _as_file(text: str) -> str:
+    path = Path(text)
+    return str(path.resolve()) if path.is_file() else text
+
+
+def parse_contender(text: str) -> Contender:
+    """`castell`, `rules/x.castell`, `./variant.castell` (a file that extends),
+    `castell+short-season`, `castell+./eight-rounds.castell+generous-prizes`.
+
+    Files are made absolute, so workers elsewhere (another directory, a Dask worker on the
+    same file system) load the same file."""
+    if Path(text).is_file() or "+" not in text:
+        return Contender(text, _as_file(text), ())
+    rules, *variants = text.split("+")
+    return Contender(text, _as_file(rules), tuple(_as_file(v) for v in variants if v))
+
+
+@dataclass(frozen=True)
+class PairedSpec:
+    """Everything that determines a paired run (picklable: sent to worker processes)."""
+
+    contenders: tuple[Contender, ...]
+    players: int
+    bots: tuple[str, ...]
+    seed: int
+    games: int
+
+    def game_seed(self, index: int) -> int:
+        return self.seed + index
+
+
+def play_paired(spec: PairedSpec, measure: Measure, index: int) -> list[Any]:
+    """Game `index` under every contender: their records, in the contenders' order."""
+    seed = spec.game_seed(index)
+    return [
+        measure(worker_rules(c.rules, c.variants), spec.players, seed, spec.bots, index)
+        for c in spec.contenders
+    ]
+
+
+def run_paired(
+    spec: PairedSpec,
+    measure: Measure,
+    jobs: int = 1,
+    scheduler: str | Any | None = None,
+) -> Iterator[list[Any]]:
+    """Each game's records under every contender, in game order (`simulation.run_tasks`)."""
+    return run_tasks(partial(play_paired, spec, measure), spec.games, jobs, scheduler)
+
+
+def bots_for(spec: str, players: int) -> list[str]:
+    """`--bots` as one spec per seat: one name seats it everywhere."""
+    seats = [b.strip() for b in spec.split(",") if b.strip()]
+    return seats * players if len(seats) == 1 else seats
+
+
+__all__ = [
+    "Contender",
+    "Measure",
+    "PairedSpec",
+    "bots_for",
+    "parse_contender",
+    "play_paired",
+    "run_paired",
+]
