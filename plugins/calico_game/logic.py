@@ -30,6 +30,7 @@ edge patches are printed on the boards and never counted with them).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import permutations
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,7 @@ from castell_dsl.contract import (
     ActionSyntaxError,
     GameContext,
     GameLogic,
+    Item,
     PlayableGame,
     Rejection,
     Step,
@@ -47,6 +49,7 @@ from castell_dsl.language.ruleset import Record, RuleSet
 
 from . import hexes, notation
 from .checks import bag_player_counts
+from .items import CalicoItems
 
 #: A hex with no patch yet.
 EMPTY = -1
@@ -153,6 +156,8 @@ class CalicoLogic(GameLogic):
         self.discard_nearest = market.discard_from == "nearest"
         self.scenario: Record | None = rules.one("scenario") if rules.has("scenario") else None
         self.steps: dict[str, Step] = {"deal": self.deal}
+        #: The rule coverage's items (items.py reads the tables above).
+        self.coverage = CalicoItems(self)
 
     # ---- helpers ------------------------------------------------------------------------------
     def _draw(self, game: GameContext) -> int | None:
@@ -678,6 +683,16 @@ class CalicoLogic(GameLogic):
         from .hints import hint_lines
 
         return hint_lines(self, game, player)
+
+    # ---- rule coverage (`castell analyze`; the table is in items.py) --------------------------
+    def items(self) -> tuple[Item, ...]:
+        return self.coverage.items
+
+    def item_marks(self, game: GameContext, player: int) -> Iterator[tuple[int, int]]:
+        return self.coverage.marks(game, player)
+
+    def action_items(self, game: GameContext, player: int, action: Action) -> Iterator[int]:
+        return self.coverage.taken_by(action)
 
     # ---- views --------------------------------------------------------------------------------
     def notation(self) -> list[str]:

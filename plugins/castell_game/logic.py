@@ -30,15 +30,17 @@ State layout (indices: regions, casteller sizes and skills in rule-file order):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from castell_dsl.contract import Action, ActionSyntaxError, GameLogic, Rejection
+from castell_dsl.contract import Action, ActionSyntaxError, GameLogic, Item, Rejection
 from castell_dsl.language.ruleset import Record, RuleSet
 
 from . import solver, steps, towers, views
 from .actions import Handler, Move, Recruit, Tower, Train
 from .heuristic import evaluate, evaluate_all
+from .items import CastellItems
 from .notation import NotationError
 from .questions import TowerQuestions
 from .special import Special
@@ -64,6 +66,7 @@ class CastellLogic(Tables, GameLogic):
         ]
         #: The handler of each action kind the rule file's turn may offer.
         self.actions: dict[str, Handler] = {h.kind: h for h in handlers}
+        self.coverage = CastellItems(self)
         self.steps = {
             "deal": partial(steps.deal, self),
             "refill": self.refill,
@@ -192,3 +195,16 @@ class CastellLogic(Tables, GameLogic):
 
     def view(self, game: GameContext) -> dict[str, Any]:
         return views.view(self, game)
+
+    # ---- rule coverage (`castell analyze`; the table is in items.py) --------------------------
+    def items(self) -> tuple[Item, ...]:
+        return self.coverage.items
+
+    def item_marks(self, game: GameContext, player: int) -> Iterator[tuple[int, int]]:
+        return self.coverage.marks(game, player)
+
+    def action_items(self, game: GameContext, player: int, action: Action) -> tuple[int, ...]:
+        return self.coverage.taken_by(action)
+
+    def item_lints(self) -> Iterator[tuple[int, str]]:
+        return self.coverage.lints()

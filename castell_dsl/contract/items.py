@@ -1,0 +1,47 @@
+"""Items: what a rule set defines that players may use, for `castell analyze`'s rule coverage.
+
+A designer asks whether every tile, skill, goal or cat is ever used, always used, or never
+reachable. The core cannot know what those are in a game, so a `GameLogic` describes them:
+
+- `items()`: the rule set's items, each an `Item` (a kind in words, "skill", and the name the
+  rule file gives it), in a fixed order: the analysis refers to them by index.
+- `item_marks(game, player)`: which items are OPEN to the player now (on offer, reachable),
+  TAKEN (the player has it) or COMPLETED (scored, finished, at its highest rank), as
+  `(index, bits)` pairs; the analysis reads it at the end of each of the player's turns and
+  once more when the game is over, and keeps, per game and player, every bit ever seen.
+- `action_items(game, player, action)`: the items an action takes, read just before it is
+  applied (what a state no longer shows afterwards: which wheel tile was trained, which special
+  action a token paid for).
+- `item_lints()`: items the mechanics can prove unusable without playing (a tile no team can
+  complete under the rule set's bag and reachable ranks), as `(index, reason)` pairs.
+
+All four default to nothing: a game that describes no items still gets every other section of
+the report, and its coverage section says that the mechanics describes none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: The item was on offer to the player (it could have taken it, or may soon).
+OPEN = 1
+#: The player took it (holds it, visited it, chose it, trained it).
+TAKEN = 2
+#: The player completed it (performed it, met it, raised it to its highest rank).
+COMPLETED = 4
+
+
+@dataclass(frozen=True)
+class Item:
+    """One thing a rule set defines that players may use: its kind in words and its name."""
+
+    kind: str
+    name: str
+
+    @property
+    def key(self) -> str:
+        """`kind:name`, unique within a rule set (the report's key)."""
+        return f"{self.kind}:{self.name}"
+
+
+__all__ = ["COMPLETED", "OPEN", "TAKEN", "Item"]
