@@ -1,0 +1,143 @@
+"""`castell analyze`: a design report for a rule set or variant (docs/analysis.md)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+
+
+def _error(ctx: click.Context, message: str) -> None:
+    from ..language.text import visible
+
+    click.echo(visible(f"castell analyze: error: {message}"), err=True)
+    ctx.exit(EXIT_USAGE)
+
+
+@click.command()
+@click.argument("rules")
+@click.option("--variant", "variants", multiple=True, help="A variant by name or path (repeat).")
+@click.option("--against", "base", default=None, help="A base rule set to compare with.")
+@click.option("--games", "-n", type=click.IntRange(min=2), default=200, show_default=True)
+@click.option("--players", "-p", type=click.IntRange(min=1), default=4, show_default=True)
+@click.option("--bots", default="random", show_default=True, help="Bots by seat, or one for all.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed+i.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, help="Local processes [1].")
+@click.option("--scheduler", default=None, help="A Dask scheduler address (tcp://HOST:PORT).")
+@click.option("--skill/--no-skill", default=True, show_default=True, help="The skill ladder.")
+@click.option(
+    "--budget", type=click.FloatRange(min=0), default=300.0, show_default=True,
+    help="CPU seconds the skill ladder may spend (summed over processes).",
+)  # fmt: skip
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@click.option("--html", "html_path", default=None, help="Also write the report as one HTML page.")
+@click.option("--no-progress", is_flag=True, help="No progress bar on standard error.")
+@click.pass_context
+def analyze(
+    ctx: click.Context,
+    rules: str,
+    variants: tuple[str, ...],
+    base: str | None,
+    games: int,
+    players: int,
+    bots: str,
+    seed: int,
+    jobs: int,
+    scheduler: str | None,
+    skill: bool,
+    budget: float,
+    fmt: str,
+    html_path: str | None,
+    no_progress: bool,
+) -> None:
+    """A design report for RULES: balance, decisiveness, drama, length and branching, score
+    structure, skill depth and rule coverage, with 95% intervals and verdicts.
+
+    RULES and --against take the forms of `castell compare` (a name, a path, a variant file,
+    castell+short-season). The same options give the same report for any --jobs or on Dask.
+    """
+    from ..runtime.analysis.report import analyze as run
+    from ..runtime.paired import Contender, bots_for, parse_contender
+    from ..runtime.simulation import SchedulerError, connect_scheduler
+
+    subject = parse_contender(rules)
+    if variants:
+        subject = Contender(
+            "+".join([rules, *variants]), subject.rules, subject.variants + tuple(variants)
+        )
+    contenders = [subject] + ([parse_contender(base)] if base else [])
+    seats = bots_for(bots, players)
+    if len(seats) != players:
+        _error(ctx, f"--bots names {len(seats)} bots for {players} players")
+    for contender in contenders:
+        _check_contender(ctx, contender, players, seats, seed)
+    if scheduler:
+        try:
+            connect_scheduler(scheduler).close()
+        except SchedulerError as exc:
+            _error(ctx, str(exc))
+    progress = None
+    if fmt == "text" and not no_progress and sys.stderr.isatty():
+        from .simulate import progress_bar
+
+        ladder = min(games, 40) * 3 * len(contenders) if skill else 0
+        progress = progress_bar(games + ladder, "analysing")
+        progress.start()
+    try:
+        data = run(
+            subject, contenders[1] if base else None, players, seats, seed, games, jobs,
+            scheduler, skill, budget,
+            on_game=(lambda: progress.advance(progress.task_ids[0])) if progress else None,
+        )  # fmt: skip
+    finally:
+        if progress is not None:
+            progress.stop()
+    if fmt == "json":
+        click.echo(json.dumps(data, indent=1, ensure_ascii=False))
+    else:
+        from .analyze_text import print_report
+
+        print_report(data)
+    if html_path is not None:
+        from ..runtime.analysis.html import render_html
+
+        try:
+            with open(html_path, "w", encoding="utf-8") as out:
+                out.write(render_html(data))
+        except OSError as exc:
+            click.echo(f"castell analyze: error: --html {html_path}: {exc.strerror}", err=True)
+            ctx.exit(EXIT_FAILED)
+        if fmt == "text":
+            click.echo(f"HTML report written to {html_path}")
+    ctx.exit(EXIT_OK)
+
+
+def _check_contender(
+    ctx: click.Context, contender: Any, players: int, seats: list[str], seed: int
+) -> None:
+    """Refuse, as `simulate` does, rules with errors, a player count they do not allow,
+    unknown bots, and options the mechanics refuses."""
+    from ..runtime.bots import BotSpecError, make_bot
+    from ..runtime.games import GameSetupError, start_game
+    from ..runtime.loading import load_report
+    from .rules import print_diagnostics
+
+    loaded = load_report(contender.rules, contender.variants)
+    if not loaded.ok:
+        print_diagnostics(loaded)
+        ctx.exit(EXIT_FAILED)
+    rules = loaded.rules
+    assert rules is not None
+    low, high = rules.game.players
+    if not low <= players <= high:
+        _error(ctx, f"{contender.label}: {rules.game.title} is for {low} to {high} players")
+    try:
+        for seat, spec in enumerate(seats):
+            make_bot(spec, rules, seat, 0)
+        start_game(rules, players, seed, record_events=False)
+    except (BotSpecError, GameSetupError) as exc:
+        _error(ctx, f"{contender.label}: {exc}")

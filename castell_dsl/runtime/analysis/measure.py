@@ -1,0 +1,130 @@
+"""One game, measured: the compact per-game record every section of the analysis folds.
+
+`measure_game` plays exactly the game `castell simulate` plays for the same rules, players,
+seed and bots (the same bots, seeded the same way, the same actions), and keeps only what the
+aggregates need. What it adds costs little: the scores once per round, the mechanics' item
+marks once per turn, and the legal actions of one decision in `every` (counted on a clone, so
+listing them changes nothing in the game).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...contract import OPEN, TAKEN
+from ...language.ruleset import RuleSet
+from ..bots import make_bot
+from ..games import start_game
+
+#: Legal actions are counted at one decision in this many (the offset varies with the seed),
+#: about five decisions of a 170-action Castell game: the branching section says how many.
+SAMPLE_EVERY = 32
+
+
+def _leaders(game: Any) -> list[int]:
+    """Who would win were the game scored now (the highest total, then the tie-breaks)."""
+    scores = game.scores()
+    best = max((s["total"], s["tiebreaks"]) for s in scores)
+    return [s["seat"] for s in scores if (s["total"], s["tiebreaks"]) == best]
+
+
+def measure_game(
+    rules: RuleSet,
+    players: int,
+    seed: int,
+    bots: tuple[str, ...],
+    index: int,
+    every: int = SAMPLE_EVERY,
+) -> dict[str, Any]:
+    """Play one game between `bots` and return its record (see the module's docstring)."""
+    game = start_game(rules, players, seed, record_events=False)
+    seats = [make_bot(spec, rules, seat, seed) for seat, spec in enumerate(bots)]
+    logic = game.logic
+    track = bool(logic.items())
+    marks: list[dict[int, int]] = [{} for _ in range(players)]
+    leaders: list[list[int]] = []
+    branching: list[list[Any]] = []
+    state = game.state
+    turns = 0
+    turn_key: tuple[int, int, int] | None = None
+    completed_round = 0
+    decision = 0
+    offset = seed % every
+    while not game.is_over():
+        player = game.current_player
+        assert player is not None
+        turn = state["turn"]
+        key = (state["round"], state["step"], turn["pos"])
+        if key != turn_key:
+            turns += 1
+            turn_key = key
+        if decision % every == offset:
+            kinds: dict[str, int] = {}
+            for action in game.clone(keep_log=False).legal_actions():
+                kinds[action.kind] = kinds.get(action.kind, 0) + 1
+            branching.append([state["round"], kinds])
+        action = seats[player].choose(game)
+        if track:
+            mine = marks[player]
+            for item in logic.action_items(game, player, action):
+                mine[item] = mine.get(item, 0) | OPEN | TAKEN
+        game.apply(action)
+        decision += 1
+        over = game.is_over()
+        turn = state["turn"]
+        if track and (over or (state["round"], state["step"], turn["pos"]) != turn_key):
+            mine = marks[player]
+            for item, bits in logic.item_marks(game, player):
+                mine[item] = mine.get(item, 0) | bits
+        # A round is over when the next one has begun (its first steps run) or the game ended.
+        finished = state["round"] if over else state["round"] - 1
+        if finished > completed_round:
+            now = _leaders(game)
+            leaders.extend(now for _ in range(finished - completed_round))
+            completed_round = finished
+    result = game.result()
+    if track:
+        for player in range(players):
+            mine = marks[player]
+            for item, bits in logic.item_marks(game, player):
+                mine[item] = mine.get(item, 0) | bits
+    scores = game.scores()
+    top = max(s["total"] for s in scores)
+    record: dict[str, Any] = {
+        "first": state.get("first_player", 0),
+        "winners": result["winners"],
+        "totals": [s["total"] for s in scores],
+        "categories": {
+            name: [s["categories"][name] for s in scores] for name in scores[0]["categories"]
+        },  # fmt: skip
+        "tied_top": sum(1 for s in scores if s["total"] == top) > 1,
+        "rounds": result["rounds"],
+        "turns": turns,
+        "actions": len(game.log),
+        "leaders": leaders,
+        "branching": branching,
+        "items": [sorted(m.items()) for m in marks] if track else None,
+    }
+    outcomes = player_outcomes(result.get("report") or {}, players)
+    if outcomes:
+        record["outcomes"] = outcomes
+    return record
+
+
+def player_outcomes(report: dict[str, Any], players: int) -> dict[str, list[bool]]:
+    """Yes/no outcomes per player from a mechanics' `report` (Calico's scenarios: passed or
+    not), by a generic convention: a section holding `players`, a list of entries with a
+    `seat`, whose true/false fields are outcomes (`scenario.passed`)."""
+    out: dict[str, list[bool]] = {}
+    for section, value in report.items():
+        entries = value.get("players") if isinstance(value, dict) else None
+        if not isinstance(entries, list):
+            continue
+        for entry in entries:
+            seat = entry.get("seat") if isinstance(entry, dict) else None
+            if not isinstance(seat, int) or not 0 <= seat < players:
+                continue
+            for name, flag in entry.items():
+                if isinstance(flag, bool):
+                    out.setdefault(f"{section}.{name}", [False] * players)[seat] = flag
+    return out
