@@ -9,6 +9,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from ..runtime.analysis.verdicts import DASH, MINUS
+
 MARK = {"ok": "[green]✓[/]", "note": "[cyan]·[/]", "warning": "[yellow]![/]"}
 
 
@@ -18,7 +20,7 @@ def _pct(value: float | None) -> str:
 
 def _rate(stat: dict[str, Any]) -> str:
     low, high = stat["ci95"]
-    return "-" if stat["rate"] is None else f"{_pct(stat['rate'])} ({_pct(low)}–{_pct(high)})"
+    return "-" if stat["rate"] is None else f"{_pct(stat['rate'])} ({_pct(low)}{DASH}{_pct(high)})"
 
 
 def _mean(stat: dict[str, Any]) -> str:
@@ -27,7 +29,7 @@ def _mean(stat: dict[str, Any]) -> str:
         return "-"
     if low is None:
         return f"{stat['mean']:.2f}"
-    return f"{stat['mean']:.2f} ({low:.2f}–{high:.2f})"
+    return f"{stat['mean']:.2f} ({low:.2f}{DASH}{high:.2f})"
 
 
 def _table(title: str, columns: list[str]) -> Table:
@@ -42,7 +44,8 @@ def print_report(data: dict[str, Any], console: Console | None = None) -> None:
     s = data["settings"]
     console.print(
         f"[bold]castell analyze[/]: {s['games']} games per rule set, {s['players']} players, "
-        f"bots {', '.join(dict.fromkeys(s['bots']))}, seeds {s['seed']}..{s['seed'] + s['games'] - 1}",
+        f"bots {', '.join(dict.fromkeys(s['bots']))}, "
+        f"seeds {s['seed']}..{s['seed'] + s['games'] - 1}",
         soft_wrap=True,
     )
     for rule_set in data["rule_sets"]:
@@ -58,7 +61,8 @@ def print_report(data: dict[str, Any], console: Console | None = None) -> None:
         _tables(console, rule_set, s["players"])
     if against:
         table = _table(
-            f"Paired differences, {against['label']} − {against['versus']} ({against['method']})",
+            f"Paired differences, {against['label']} {MINUS} {against['versus']} "
+            f"({against['method']})",
             ["metric", "mean difference (95%)", "significant"],
         )
         for name, d in against["differences"].items():
@@ -111,15 +115,16 @@ def _tables(console: Console, rule_set: dict[str, Any], players: int) -> None:
                       f"{row['sd'] or 0:.1f}", f"{row['max']}")  # fmt: skip
     console.print(table)
     sc = sections["scores"]
+    gap_title = f"winners {MINUS} others (95%)"
     table = _table(f"{label}: score structure (per player)",
-                   ["category", "mean (95%)", "sd", "share", "winners − others (95%)"])  # fmt: skip
+                   ["category", "mean (95%)", "sd", "share", gap_title])  # fmt: skip
     table.add_row("total", _mean(sc["total"]), f"{sc['total']['sd'] or 0:.1f}", "", "")
     for c in sc["categories"]:
         w = c["winners_minus_others"]
         low, high = w["ci95"]
         gap = "-" if w["difference"] is None else f"{w['difference']:+.2f}"
         if low is not None:
-            gap += f" ({low:+.2f}–{high:+.2f})"
+            gap += f" ({low:+.2f}{DASH}{high:+.2f})"
         table.add_row(c["category"].replace("_", " "), _mean(c), f"{c['sd'] or 0:.1f}",
                       _pct(c["share_of_total"]), gap)  # fmt: skip
     console.print(table)
@@ -144,7 +149,8 @@ def _tables(console: Console, rule_set: dict[str, Any], players: int) -> None:
             table.add_row(
                 f"{row['kind']} {row['name']}", str(row["open"]), str(row["taken"]),
                 str(row["completed"]), _pct(row["taken_when_open"]["rate"]),
-                f"{_pct(row['win_rate_taken']['rate'])} / {_pct(row['win_rate_not_taken']['rate'])}",
+                f"{_pct(row['win_rate_taken']['rate'])} / "
+                f"{_pct(row['win_rate_not_taken']['rate'])}",
                 ", ".join(row["flags"]),
             )  # fmt: skip
         console.print(table)

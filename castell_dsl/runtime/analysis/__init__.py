@@ -1,1 +1,2 @@
-"""`castell analyze`: a design report for a rule set (docs/analysis.md; the design is in docs/architecture.md)."""
+"""`castell analyze`: a design report for a rule set (users: docs/analysis.md; the design:
+docs/architecture.md)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from itertools import pairwise
 from typing import Any
 
 from ...contract import COMPLETED, OPEN, TAKEN, Item
@@ -116,7 +117,7 @@ class RuleSetAggregate:
         for k, lead in enumerate(leaders[: self.rounds]):
             hit = sum(1 for s in lead if s in winners)
             self.leader_wins[k].add(Fraction(hit, len(lead)) if hit and len(lead) > 1 else hit)
-        changes = sum(1 for a, b in zip(leaders, leaders[1:]) if a != b)
+        changes = sum(1 for a, b in pairwise(leaders) if a != b)
         self.lead_changes.add(changes)
         middle = leaders[(len(leaders) - 1) // 2]
         self.comebacks.add(0 if winners & set(middle) else 1)
@@ -200,6 +201,7 @@ class RuleSetAggregate:
             "lead_changes": self.lead_changes.summary(),
             "comebacks": self.comebacks.summary(),
         }
+        n = max(1, self.legal.n)
         length = {
             **{name: m.summary() for name, m in self.length.items()},
             "branching": {
@@ -210,7 +212,7 @@ class RuleSetAggregate:
                     {"round": r, **m.summary()} for r, m in sorted(self.legal_by_round.items())
                 ],
                 "by_kind": [
-                    {"kind": kind, "share_of_decisions": round(self.kind_seen[kind] / self.legal.n, 4),
+                    {"kind": kind, "share_of_decisions": round(self.kind_seen[kind] / n, 4),
                      **m.summary()}
                     for kind, m in self.legal_by_kind.items()
                 ],
@@ -297,7 +299,7 @@ def game_metrics(record: dict[str, Any], players: int) -> dict[str, Number]:
         others = [t for s, t in enumerate(totals) if s not in winners]
         out["decisiveness.margin"] = max(totals) - max(others) if others else 0
         leaders = record["leaders"]
-        out["drama.lead_changes"] = sum(1 for a, b in zip(leaders, leaders[1:]) if a != b)
+        out["drama.lead_changes"] = sum(1 for a, b in pairwise(leaders) if a != b)
     return out
 
 

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import partial
+from itertools import pairwise
 from typing import Any
 
 from ..simulation import play_game, run_tasks, worker_rules
@@ -84,8 +85,8 @@ def run_ladder(
     out: list[dict[str, Any]] = [
         {"games_per_rung": games, "budget_seconds": budget, "rungs": []} for _ in targets
     ]
-    for lower, higher in zip(rungs, rungs[1:]):
-        for target, ladder in zip(targets, out):
+    for lower, higher in pairwise(rungs):
+        for target, ladder in zip(targets, out, strict=True):
             task = partial(ladder_game, higher, lower, *target, players, seed)
             started = time.process_time()
             first = task(0)

@@ -96,7 +96,7 @@ def measure_game(
         "totals": [s["total"] for s in scores],
         "categories": {
             name: [s["categories"][name] for s in scores] for name in scores[0]["categories"]
-        },  # fmt: skip
+        },
         "tied_top": sum(1 for s in scores if s["total"] == top) > 1,
         "rounds": result["rounds"],
         "turns": turns,

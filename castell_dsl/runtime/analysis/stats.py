@@ -143,4 +143,4 @@ class Histogram:
 
     def summary(self) -> list[list[float]]:
         """[value, count] pairs, ascending."""
-        return [[_round(v), c] for v, c in sorted(self.counts.items())]  # type: ignore[misc]
+        return [[float(v), c] for v, c in sorted(self.counts.items())]

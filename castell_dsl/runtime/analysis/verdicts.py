@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+#: An en dash between an interval's ends, a minus sign between two rule sets' labels.
+DASH = "\u2013"
+MINUS = "\u2212"
+
 #: A seat or turn position is flagged when its win rate's 95% interval excludes the fair rate
 #: (1 / players) and it differs from it by at least this much.
 BALANCE_MARGIN = 0.03
@@ -39,7 +43,7 @@ def interval(stat: dict[str, Any]) -> str:
     low, high = stat["ci95"]
     if low is None:
         return ""
-    return f" ({pct(low)}–{pct(high)})"
+    return f" ({pct(low)}{DASH}{pct(high)})"
 
 
 def _ordinal_position(position: int) -> str:
@@ -53,14 +57,14 @@ def balance(sections: dict[str, Any], players: int) -> list[dict[str, str]]:
         low, high = total["ci95"]
         text = f"Solo: mean score {total['mean']:.1f}"
         if low is not None:
-            text += f" ({low:.1f}–{high:.1f})"
+            text += f" ({low:.1f}{DASH}{high:.1f})"
         text += f", from {total['min']:g} to {total['max']:g}."
         for name, rate in b["outcomes"].items():
             text += f" {name}: {pct(rate['rate'])}{interval(rate)} of games."
         return [verdict("balance", "note", text)]
     fair = b["fair_win_rate"]
     out = []
-    for key, label in (("positions", "position"), ("seats", "seat")):
+    for key in ("positions", "seats"):
         for row in b[key]:
             rate = row["win_rate"]
             low, high = rate["ci95"]
@@ -307,6 +311,8 @@ def against(differences: dict[str, Any], label: str, versus: str) -> list[dict[s
         verdict(
             "against",
             "note",
-            f"{label} − {versus}, paired by seed, significant at 95%: " + "; ".join(parts) + ".",
+            f"{label} {MINUS} {versus}, paired by seed, significant at 95%: "
+            + "; ".join(parts)
+            + ".",
         )
     ]
