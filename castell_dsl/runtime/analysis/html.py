@@ -149,9 +149,9 @@ def distributions(series: list[list[list[float]]], title: str) -> str:
         for v, share in rows:
             x = x0 + plot_w * (v - low) / (span + 1)
             h = plot_h * share / top
-            opacity = 0.75 if s == 0 else 0.45
+            paint = f'fill="{COLOURS[s % 2]}" opacity="{0.75 if s == 0 else 0.45}"'
             body.append(f'<rect x="{x:.1f}" y="{y0 - h:.1f}" width="{bar:.1f}" '
-                        f'height="{h:.1f}" fill="{COLOURS[s % 2]}" opacity="{opacity}"/>')  # fmt: skip
+                        f'height="{h:.1f}" {paint}/>')  # fmt: skip
     for v in (low, (low + high) / 2, high):
         x = x0 + plot_w * (v - low) / (span + 1)
         body.append(f'<text x="{x:.1f}" y="{y0 + 14}" font-size="10" text-anchor="middle">'
