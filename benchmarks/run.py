@@ -243,6 +243,30 @@ def bench_jobs(games: int) -> dict:
     return out
 
 
+def bench_analyze(games: int) -> dict:
+    """`castell analyze` against `castell simulate` of the same random 4-player Castell games
+    in this process, CPU time (the target: the analysis costs at most 1.3x the games). Both
+    run twice, interleaved, and each keeps its faster run."""
+    from castell_dsl.runtime.analysis.report import analyze
+    from castell_dsl.runtime.paired import parse_contender
+    from castell_dsl.runtime.simulation import SimulationSpec, simulate
+
+    seed = 700_000
+    spec = SimulationSpec("castell", (), 4, ("random",) * 4, seed, games)
+    castell = parse_contender("castell")
+    times: dict[str, list[float]] = {"simulate": [], "analyze": []}
+    for _ in range(2):
+        start = time.process_time()
+        simulate(spec)
+        times["simulate"].append(time.process_time() - start)
+        start = time.process_time()
+        analyze(castell, None, 4, ["random"] * 4, seed, games, skill=False)
+        times["analyze"].append(time.process_time() - start)
+    simulate_s, analyze_s = min(times["simulate"]), min(times["analyze"])
+    return {"games": games, "simulate_s": simulate_s, "analyze_s": analyze_s,
+            "ratio": analyze_s / simulate_s}  # fmt: skip
+
+
 def mcts_positions(moves: int, players: int = 4) -> list:
     """Positions of a 4-player Castell game played by greedy bots: the first player's turns
     (a fixed seed, so every run and every version searches the same positions)."""
@@ -345,6 +369,7 @@ def main() -> int:
         if "openspiel_actions_per_s" in ttt:
             row["vs_tictactoe_replica"] = row["actions_per_s"] / ttt["openspiel_actions_per_s"]
     report["simulate_jobs"] = bench_jobs(40 if quick else 200)
+    report["analyze"] = bench_analyze(100 if quick else 1000)
     report["mcts"] = bench_mcts_alone(5 if quick else 20)
     report["memory"] = bench_memory(20 if quick else 100, 100 if quick else 1000)
     report["seconds"] = time.perf_counter() - started
@@ -417,6 +442,12 @@ def print_table(r: dict) -> None:
          f"{jobs['games_per_s_1_jobs']:.1f} games/s (1 job), "
          f"{jobs['games_per_s_2_jobs']:.1f} (2 jobs)", "",
          f"2 jobs: x{jobs['speedup_2_jobs']:.2f}")
+    )  # fmt: skip
+    an = r["analyze"]
+    rows.append(
+        (f"castell analyze, {an['games']} random 4-player games (--no-skill)",
+         f"{an['analyze_s']:.2f} s CPU", "≤ 1.3x simulate",
+         f"simulate {an['simulate_s']:.2f} s: x{an['ratio']:.2f}")
     )  # fmt: skip
     mcts = r["mcts"]
     rows.append(

@@ -105,7 +105,7 @@ def test_a_budget_too_small_for_the_ladder_says_what_it_skipped(toy):
     assert any("Skipped for the budget: greedy vs random" in t for t in texts(report, "skill"))
 
 
-# ---- Castell through the command ------------------------------------------------------------------
+# ---- Castell through the command ---------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -232,7 +232,7 @@ def test_the_example_game_gets_every_section_but_coverage(monkeypatch):
     sys.modules.pop("castell_pebbles.mechanics", None)
 
 
-# ---- bad input: the diagnostics and exit codes of validate and simulate ---------------------------
+# ---- bad input: the diagnostics and exit codes of validate and simulate ------------------------
 
 
 def test_bad_input_is_refused_like_simulate(tmp_path):

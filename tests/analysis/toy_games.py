@@ -17,7 +17,6 @@ from typing import Any
 
 from castell_dsl.contract import (
     OPEN,
-    TAKEN,
     Action,
     ActionSyntaxError,
     Field,
