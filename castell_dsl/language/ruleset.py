@@ -174,9 +174,26 @@ class RuleSet:
 
     @property
     def hash(self) -> str:
+        """The rule set's identity: its canonical JSON, name and variants included."""
         cached = self._json_cache.get("hash")
         if cached is None:
-            text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
-            cached = "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+            cached = _digest(self.to_json())
             self._json_cache["hash"] = cached
         return cached
+
+    @property
+    def content_hash(self) -> str:
+        """The hash of what the rules say, whatever they are called and whichever files or
+        variants said it: two rule sets with the same content hash play the same games.
+        (A variant that restates its base compiles to the base's content hash.)"""
+        cached = self._json_cache.get("content_hash")
+        if cached is None:
+            data = {k: v for k, v in self.to_json().items() if k not in ("name", "variants")}
+            cached = _digest(data)
+            self._json_cache["content_hash"] = cached
+        return cached
+
+
+def _digest(data: Any) -> str:
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
