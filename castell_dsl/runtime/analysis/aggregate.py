@@ -255,7 +255,7 @@ class RuleSetAggregate:
             return {"described": False, "items": [], "lints": []}
         rows = []
         for item, tally in zip(self.items, self.tallies, strict=True):
-            take = Rate(tally.open, tally.taken) if tally.open else Rate()
+            take = Rate(tally.open, tally.taken)
             rows.append(
                 {
                     "kind": item.kind,
@@ -281,12 +281,13 @@ class RuleSetAggregate:
 
 
 def game_metrics(record: dict[str, Any], players: int) -> dict[str, Number]:
-    """The per-game figures whose paired difference `--against` reports."""
+    """The per-game figures whose paired difference `--against` reports. The scores are the
+    players' sums: a mean per player once divided by `players` (`PairedAggregate` does)."""
     totals = record["totals"]
     winners = record["winners"]
-    out: dict[str, Number] = {"score.total": Fraction(sum(totals), players)}
+    out: dict[str, Number] = {"score.total": sum(totals)}
     for name, values in record["categories"].items():
-        out[f"score.{name}"] = Fraction(sum(values), players)
+        out[f"score.{name}"] = sum(values)
     for name in ("rounds", "turns", "actions"):
         out[f"length.{name}"] = record[name]
     if players >= 2:
@@ -314,7 +315,11 @@ class PairedAggregate:
         ours = game_metrics(other, self.players)
         theirs = game_metrics(base, self.players)
         for name in ours.keys() & theirs.keys():
-            self.differences.setdefault(name, Moments()).add(ours[name] - theirs[name])
+            moments = self.differences.get(name)
+            if moments is None:
+                scale = self.players if name.startswith("score.") else 1
+                moments = self.differences[name] = Moments(scale)
+            moments.add(ours[name] - theirs[name])
 
     def summary(self) -> dict[str, Any]:
         return {name: paired_summary(m) for name, m in sorted(self.differences.items())}

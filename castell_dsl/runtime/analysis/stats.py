@@ -38,23 +38,40 @@ def _round(value: float | Fraction | int | None, digits: int = 4) -> float | Non
 @dataclass
 class Moments:
     """Count, exact sum and sum of squares of values; `scale` divides every value (a per-game
-    mean over P players is added as its integer sum, with scale P)."""
+    mean over P players is added as its integer sum, with scale P).
+
+    Integers are summed as integers and other values as fractions, apart: once a fraction
+    is in a sum, every later addition would be a (slow) fraction addition."""
 
     scale: int = 1
     n: int = 0
-    total: Number = 0
-    squares: Number = 0
+    whole: int = 0
+    whole_squares: int = 0
+    part: Fraction = field(default_factory=Fraction)
+    part_squares: Fraction = field(default_factory=Fraction)
     low: Number | None = None
     high: Number | None = None
 
     def add(self, value: Number) -> None:
         self.n += 1
-        self.total += value
-        self.squares += value * value
+        if type(value) is int:
+            self.whole += value
+            self.whole_squares += value * value
+        else:
+            self.part += value
+            self.part_squares += value * value
         if self.low is None or value < self.low:
             self.low = value
         if self.high is None or value > self.high:
             self.high = value
+
+    @property
+    def total(self) -> Number:
+        return self.whole + self.part if self.part else self.whole
+
+    @property
+    def squares(self) -> Number:
+        return self.whole_squares + self.part_squares if self.part_squares else self.whole_squares
 
     def mean(self) -> Fraction | None:
         return Fraction(self.total, self.n * self.scale) if self.n else None
@@ -95,14 +112,23 @@ def paired_summary(moments: Moments) -> dict[str, Any]:
 
 @dataclass
 class Rate:
-    """Successes (possibly fractional: a shared win) out of n trials."""
+    """Successes (possibly fractional: a shared win) out of n trials; whole successes are
+    counted apart from fractional ones, as in `Moments`."""
 
     n: int = 0
-    hits: Number = 0
+    whole: int = 0
+    part: Fraction = field(default_factory=Fraction)
 
     def add(self, hit: Number, weight: int = 1) -> None:
         self.n += weight
-        self.hits += hit
+        if type(hit) is int:
+            self.whole += hit
+        else:
+            self.part += hit
+
+    @property
+    def hits(self) -> Number:
+        return self.whole + self.part if self.part else self.whole
 
     def value(self) -> float | None:
         return float(Fraction(self.hits) / self.n) if self.n else None
