@@ -7,14 +7,14 @@ of the player's, and at the end of the game):
 
 | kind | open | taken | completed |
 |---|---|---|---|
-| local performance tile | in a region's row | performed (C-8) | performed |
-| skill | its tile faces the player's slots, or rank > 0 | rank ≥ 1 | at its highest rank |
+| local performance tile | dealt to a region's row | performed (C-8) | performed |
+| skill | its tile faces the pawn, or rank > 0 | rank ≥ 1 | at its highest rank |
 | wheel tile | faces the pawn's region's sector or a shared one (C-4.5) | trained | — |
 | region | always | the pawn stood there | the player has items there (C-10.3) |
 | festival | on this game's calendar | competed (C-9.2): its round, pawn there, tower fits | — |
 | prize | in the prize chart for this player count | won | — |
 | size token | a festival of the calendar offers that number | won | — |
-| special action | the player holds a token | taken (C-4.7) | — |
+| special action | the players start with tokens | taken (C-4.7) | — |
 """
 
 from __future__ import annotations
@@ -61,42 +61,56 @@ class CastellItems:
         self.number_index = {n: self.number0 + i for i, n in enumerate(self.numbers)}
 
     def marks(self, game: GameContext, player: int) -> Iterator[tuple[int, int]]:
+        """During the game only what can change from turn to turn is read (what faces the
+        pawn, the pawn's region, a festival of this round); what is dealt at the start and
+        only grows (the tiles in the rows, the calendar, ranks, prizes, size tokens, items
+        held in regions) is read once, when the game is over: it was open from the start,
+        or it is held at the end. Five marks a turn instead of seventy keep the analysis'
+        cost to a fraction of the game's."""
         t = self.t
         g = game.state["g"]
+        pawn = g["pawns"][player]
+        ranks = g["ranks"][player]
+        if pawn >= 0:
+            for sector in (t.sector_of_region[pawn], *t.shared_sectors):
+                name = t.tile_at(g, sector)
+                yield self.wheel_index[name], OPEN
+                skill = t.skill_index.get(name)
+                if skill is not None and ranks[skill] < t.max_rank[skill]:
+                    yield self.skill0 + skill, OPEN
+            yield self.region0 + pawn, OPEN | TAKEN
+            tower = g["towers"][player]
+            now = game.state["round"]
+            for rnd, festival, numbers in g["calendar"]:
+                if (
+                    rnd == now
+                    and tower is not None
+                    and pawn == t.festival_region[festival]
+                    and towers.meets_festival(tower, numbers, t.min_levels)
+                ):
+                    yield self.festival0 + festival, OPEN | TAKEN
+        if game.is_over():
+            yield from self._final(game, g, player)
+
+    def _final(self, game: GameContext, g: dict, player: int) -> Iterator[tuple[int, int]]:
+        t = self.t
         for row in g["lp"]:
             for tile in row:
                 yield self.tile0 + tile, OPEN
+        for performed in g["performed"]:
+            for tile, _region in performed:
+                yield self.tile0 + tile, OPEN
         for tile, _region in g["performed"][player]:
-            yield self.tile0 + tile, TAKEN | COMPLETED
-        pawn = g["pawns"][player]
-        facing: list[str] = []
-        if pawn >= 0:
-            facing = [t.tile_at(g, s) for s in (t.sector_of_region[pawn], *t.shared_sectors)]
-        for name in facing:
-            yield self.wheel_index[name], OPEN
-        ranks = g["ranks"][player]
-        for skill, rank in enumerate(ranks):
-            bits = OPEN if rank or t.skills[skill] in facing else 0
+            yield self.tile0 + tile, OPEN | TAKEN | COMPLETED
+        for skill, rank in enumerate(g["ranks"][player]):
             if rank:
-                bits |= TAKEN | (COMPLETED if rank >= t.max_rank[skill] else 0)
-            if bits:
-                yield self.skill0 + skill, bits
+                done = COMPLETED if rank >= t.max_rank[skill] else 0
+                yield self.skill0 + skill, OPEN | TAKEN | done
         held = regions_with_items(t, g, player)
         for region in range(len(t.regions)):
-            bits = OPEN | (TAKEN if region == pawn else 0) | (COMPLETED if region in held else 0)
-            yield self.region0 + region, bits
-        tower = g["towers"][player]
-        now = game.state["round"]
-        for rnd, festival, numbers in g["calendar"]:
-            bits = OPEN
-            if (
-                rnd == now
-                and tower is not None
-                and pawn == t.festival_region[festival]
-                and towers.meets_festival(tower, numbers, t.min_levels)
-            ):
-                bits |= TAKEN
-            yield self.festival0 + festival, bits
+            yield self.region0 + region, OPEN | (COMPLETED if region in held else 0)
+        for _rnd, festival, numbers in g["calendar"]:
+            yield self.festival0 + festival, OPEN
             for number in numbers:
                 yield self.number_index[number], OPEN
         for prize in t.prize_chart.get(game.players, ()):
@@ -105,7 +119,7 @@ class CastellItems:
             yield self.prize0 + prize, OPEN | TAKEN
         for number, _region in g["size_tokens"][player]:
             yield self.number_index[number], OPEN | TAKEN
-        if g["tokens"][player] > 0:
+        if t.start_tokens > 0:
             for i in range(len(SPECIAL_OPTIONS)):
                 yield self.special0 + i, OPEN
 

@@ -17,14 +17,24 @@ from ...contract import COMPLETED, OPEN, TAKEN, Item
 from .stats import Histogram, Moments, Number, Rate, paired_summary, welch
 
 
+def _rate(n: int, hits: Number) -> dict[str, Any]:
+    rate = Rate(n)
+    rate.add(hits, weight=0)
+    return rate.summary()
+
+
 def _share(winners: Sequence[int]) -> Fraction | int:
     return 1 if len(winners) == 1 else Fraction(1, len(winners))
 
 
 class ItemTally:
-    """One item's counts over the games (see `contract/items.py` for what the marks mean)."""
+    """One item's counts over the games (see `contract/items.py` for what the marks mean).
 
-    __slots__ = ("completed", "games_open", "games_taken", "lost", "open", "taken", "won")
+    Plain counters, not `Rate`s: a game adds a mark per player and item, so this is the
+    aggregate's innermost loop."""
+
+    __slots__ = ("completed", "games_open", "games_taken", "lost", "lost_n", "open", "taken",
+                 "won", "won_n")  # fmt: skip
 
     def __init__(self) -> None:
         self.games_open = 0
@@ -32,9 +42,11 @@ class ItemTally:
         self.open = 0
         self.taken = 0
         self.completed = 0
-        #: Win credit of the players it was open to, who took it / who did not.
-        self.won = Rate()
-        self.lost = Rate()
+        #: Win credit (and count) of the players it was open to who took it / who did not.
+        self.won: Number = 0
+        self.won_n = 0
+        self.lost: Number = 0
+        self.lost_n = 0
 
 
 class RuleSetAggregate:
@@ -147,28 +159,33 @@ class RuleSetAggregate:
                 side[name].add(value)
 
     def _items(self, marks: list[list[list[int]]], winners: set[int], share: Number) -> None:
+        tallies = self.tallies
         seen_open: set[int] = set()
         seen_taken: set[int] = set()
         for seat, pairs in enumerate(marks):
             won = share if seat in winners else 0
             for index, bits in pairs:
-                tally = self.tallies[index]
+                tally = tallies[index]
                 if bits & OPEN:
                     tally.open += 1
                     seen_open.add(index)
                     if bits & TAKEN:
-                        tally.won.add(won)
+                        tally.won_n += 1
+                        if won:
+                            tally.won += won
                     else:
-                        tally.lost.add(won)
+                        tally.lost_n += 1
+                        if won:
+                            tally.lost += won
                 if bits & TAKEN:
                     tally.taken += 1
                     seen_taken.add(index)
                 if bits & COMPLETED:
                     tally.completed += 1
         for index in seen_open:
-            self.tallies[index].games_open += 1
+            tallies[index].games_open += 1
         for index in seen_taken:
-            self.tallies[index].games_taken += 1
+            tallies[index].games_taken += 1
 
     # ---- sections -----------------------------------------------------------------------------
     def sections(self, lints: Sequence[tuple[int, str]], sample_every: int) -> dict[str, Any]:
@@ -266,8 +283,8 @@ class RuleSetAggregate:
                     "taken": tally.taken,
                     "completed": tally.completed,
                     "taken_when_open": take.summary(),
-                    "win_rate_taken": tally.won.summary(),
-                    "win_rate_not_taken": tally.lost.summary(),
+                    "win_rate_taken": _rate(tally.won_n, tally.won),
+                    "win_rate_not_taken": _rate(tally.lost_n, tally.lost),
                 }
             )
         return {

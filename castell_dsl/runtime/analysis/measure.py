@@ -12,20 +12,30 @@ from __future__ import annotations
 from typing import Any
 
 from ...contract import OPEN, TAKEN
+from ...engine.game import Game
 from ...language.ruleset import RuleSet
 from ..bots import make_bot
 from ..games import start_game
 
 #: Legal actions are counted at one decision in this many (the offset varies with the seed),
-#: about five decisions of a 170-action Castell game: the branching section says how many.
-SAMPLE_EVERY = 32
+#: two or three decisions of a 170-action Castell game, 2,600 in 1,000 games: the branching
+#: section says how many.
+SAMPLE_EVERY = 64
 
 
-def _leaders(game: Any) -> list[int]:
-    """Who would win were the game scored now (the highest total, then the tie-breaks)."""
-    scores = game.scores()
-    best = max((s["total"], s["tiebreaks"]) for s in scores)
-    return [s["seat"] for s in scores if (s["total"], s["tiebreaks"]) == best]
+def _leaders(game: Game) -> list[int]:
+    """Who would win were the game scored now: the highest total, then the tie-breaks (`Game.
+    result`'s order), each player's facts read once; tie-breaks only among tied totals."""
+    categories = game.plan.categories
+    facts = [game.logic.facts(game, p) for p in range(game.players)]
+    totals = [sum(fn(f) for _name, fn in categories) for f in facts]
+    top = max(totals)
+    ahead = [p for p, total in enumerate(totals) if total == top]
+    if len(ahead) == 1 or not game.plan.tiebreaks:
+        return ahead
+    keys = {p: [fn(facts[p]) for fn in game.plan.tiebreaks] for p in ahead}
+    best = max(keys.values())
+    return [p for p in ahead if keys[p] == best]
 
 
 def measure_game(
