@@ -59,6 +59,7 @@ class CastellItems:
         self.items = tuple(items)
         self.wheel_index = {name: self.wheel0 + i for i, name in enumerate(self.wheel_names)}
         self.number_index = {n: self.number0 + i for i, n in enumerate(self.numbers)}
+        self._by_round: tuple[list, dict[int, list[tuple[int, list[int]]]]] | None = None
 
     def marks(self, game: GameContext, player: int) -> Iterator[tuple[int, int]]:
         """During the game only what can change from turn to turn is read (what faces the
@@ -80,17 +81,26 @@ class CastellItems:
                     yield self.skill0 + skill, OPEN
             yield self.region0 + pawn, OPEN | TAKEN
             tower = g["towers"][player]
-            now = game.state["round"]
-            for rnd, festival, numbers in g["calendar"]:
-                if (
-                    rnd == now
-                    and tower is not None
-                    and pawn == t.festival_region[festival]
-                    and towers.meets_festival(tower, numbers, t.min_levels)
-                ):
-                    yield self.festival0 + festival, OPEN | TAKEN
+            if tower is not None:
+                for festival, numbers in self._festivals(g["calendar"], game.state["round"]):
+                    if pawn == t.festival_region[festival] and towers.meets_festival(
+                        tower, numbers, t.min_levels
+                    ):
+                        yield self.festival0 + festival, OPEN | TAKEN
         if game.is_over():
             yield from self._final(game, g, player)
+
+    def _festivals(self, calendar: list, now: int) -> list[tuple[int, list[int]]]:
+        """This round's festivals of a game's calendar, grouped by round once per game (the
+        calendar is dealt at the start and never changes: the cache holds the list itself,
+        so a later game's calendar is never taken for it)."""
+        cached = self._by_round
+        if cached is None or cached[0] is not calendar:
+            by_round: dict[int, list[tuple[int, list[int]]]] = {}
+            for rnd, festival, numbers in calendar:
+                by_round.setdefault(rnd, []).append((festival, numbers))
+            cached = self._by_round = (calendar, by_round)
+        return cached[1].get(now, [])
 
     def _final(self, game: GameContext, g: dict, player: int) -> Iterator[tuple[int, int]]:
         t = self.t
@@ -124,12 +134,12 @@ class CastellItems:
                 yield self.special0 + i, OPEN
 
     def taken_by(self, action: Action) -> tuple[int, ...]:
-        if action.kind == "train":
+        kind = action.kind
+        if kind == "train":
             index = self.wheel_index.get(action.args[0])
             return () if index is None else (index,)
-        if action.kind == "special":
-            option = SPECIAL_OPTIONS.index(action.args[0])
-            return (self.special0 + option,)
+        if kind == "special":
+            return (self.special0 + SPECIAL_OPTIONS.index(action.args[0]),)
         return ()
 
     def lints(self) -> Iterator[tuple[int, str]]:

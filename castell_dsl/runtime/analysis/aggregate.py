@@ -98,8 +98,8 @@ class RuleSetAggregate:
             self.position_wins[position].add(won)
             self.seat_scores[seat].add(totals[seat])
             self.position_scores[position].add(totals[seat])
-            self.total_histogram.add(totals[seat])
-            self.totals.add(totals[seat])
+        self.total_histogram.extend(totals)
+        self.totals.extend(totals)
         for name, flags in (record.get("outcomes") or {}).items():
             rate = self.outcomes.setdefault(name, Rate())
             for flag in flags:
@@ -151,20 +151,21 @@ class RuleSetAggregate:
                 self.category_histograms[name] = Histogram()
                 self.category_winners[name] = Moments()
                 self.category_others[name] = Moments()
-            histogram = self.category_histograms[name]
-            for seat, value in enumerate(values):
-                moments.add(value)
-                histogram.add(value)
-                side = self.category_winners if seat in winners else self.category_others
-                side[name].add(value)
+            moments.extend(values)
+            self.category_histograms[name].extend(values)
+            self.category_winners[name].extend([v for s, v in enumerate(values) if s in winners])
+            self.category_others[name].extend([v for s, v in enumerate(values) if s not in winners])
 
-    def _items(self, marks: list[list[list[int]]], winners: set[int], share: Number) -> None:
+    def _items(self, marks: list[bytes], winners: set[int], share: Number) -> None:
+        """`marks`: per player, a byte per item (`measure.measure_game`)."""
         tallies = self.tallies
         seen_open: set[int] = set()
         seen_taken: set[int] = set()
-        for seat, pairs in enumerate(marks):
+        for seat, marked in enumerate(marks):
             won = share if seat in winners else 0
-            for index, bits in pairs:
+            for index, bits in enumerate(marked):
+                if not bits:
+                    continue
                 tally = tallies[index]
                 if bits & OPEN:
                     tally.open += 1

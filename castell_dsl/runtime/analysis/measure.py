@@ -17,10 +17,10 @@ from ...language.ruleset import RuleSet
 from ..bots import make_bot
 from ..games import start_game
 
-#: Legal actions are counted at one decision in this many (the offset varies with the seed),
-#: two or three decisions of a 170-action Castell game, 2,600 in 1,000 games: the branching
-#: section says how many.
-SAMPLE_EVERY = 64
+#: Legal actions are counted at one decision in this many (the offset varies with the seed):
+#: one or two decisions of a 170-action Castell game, 1,300 in 1,000 games; the branching
+#: section says how many were counted.
+SAMPLE_EVERY = 128
 
 
 def _leaders(game: Game) -> list[int]:
@@ -51,12 +51,16 @@ def measure_game(
     seats = [make_bot(spec, rules, seat, seed) for seat, spec in enumerate(bots)]
     logic = game.logic
     track = bool(logic.items())
-    marks: list[dict[int, int]] = [{} for _ in range(players)]
+    #: Every mark seen, per player: a byte per item (OPEN | TAKEN | COMPLETED bits).
+    marks = [bytearray(len(logic.items())) for _ in range(players)]
     leaders: list[list[int]] = []
     branching: list[list[Any]] = []
     state = game.state
     turns = 0
-    turn_key: tuple[int, int, int] | None = None
+    # The turn in progress: the engine's turn record (a new one for each `turns` step, kept
+    # alive here, so identity is safe) and the position in its order.
+    this_turn: Any = None
+    position = -1
     completed_round = 0
     decision = 0
     offset = seed % every
@@ -64,10 +68,9 @@ def measure_game(
         player = game.current_player
         assert player is not None
         turn = state["turn"]
-        key = (state["round"], state["step"], turn["pos"])
-        if key != turn_key:
+        if turn is not this_turn or turn["pos"] != position:
             turns += 1
-            turn_key = key
+            this_turn, position = turn, turn["pos"]
         if decision % every == offset:
             kinds: dict[str, int] = {}
             for action in game.clone(keep_log=False).legal_actions():
@@ -77,43 +80,49 @@ def measure_game(
         if track:
             mine = marks[player]
             for item in logic.action_items(game, player, action):
-                mine[item] = mine.get(item, 0) | OPEN | TAKEN
+                mine[item] |= OPEN | TAKEN
         game.apply(action)
         decision += 1
-        over = game.is_over()
         turn = state["turn"]
-        if track and (over or (state["round"], state["step"], turn["pos"]) != turn_key):
+        if turn is None and game.is_over():
+            break  # the end: the last round's leaders and everyone's marks are read below
+        if turn is this_turn and turn["pos"] == position:
+            continue  # the same turn goes on
+        if track:
             mine = marks[player]
             for item, bits in logic.item_marks(game, player):
-                mine[item] = mine.get(item, 0) | bits
-        # A round is over when the next one has begun (its first steps run) or the game ended.
-        finished = state["round"] if over else state["round"] - 1
+                mine[item] |= bits
+        # A round is over when the next one has begun (its first steps have run).
+        finished = state["round"] - 1
         if finished > completed_round:
             now = _leaders(game)
             leaders.extend(now for _ in range(finished - completed_round))
             completed_round = finished
     result = game.result()
+    # After the last round the leaders are the winners (the same order: total, tie-breaks).
+    leaders.extend(result["winners"] for _ in range(game.rounds - completed_round))
     if track:
         for player in range(players):
             mine = marks[player]
             for item, bits in logic.item_marks(game, player):
-                mine[item] = mine.get(item, 0) | bits
-    scores = game.scores()
-    top = max(s["total"] for s in scores)
+                mine[item] |= bits
+    scores = result["players"]
+    totals = [s["total"] for s in scores]
+    top = max(totals)
     record: dict[str, Any] = {
         "first": state.get("first_player", 0),
         "winners": result["winners"],
-        "totals": [s["total"] for s in scores],
+        "totals": totals,
         "categories": {
             name: [s["categories"][name] for s in scores] for name in scores[0]["categories"]
         },
-        "tied_top": sum(1 for s in scores if s["total"] == top) > 1,
+        "tied_top": totals.count(top) > 1,
         "rounds": result["rounds"],
         "turns": turns,
         "actions": len(game.log),
         "leaders": leaders,
         "branching": branching,
-        "items": [sorted(m.items()) for m in marks] if track else None,
+        "items": [bytes(m) for m in marks] if track else None,
     }
     outcomes = player_outcomes(result.get("report") or {}, players)
     if outcomes:

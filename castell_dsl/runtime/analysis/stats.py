@@ -65,6 +65,24 @@ class Moments:
         if self.high is None or value > self.high:
             self.high = value
 
+    def extend(self, values: list[Number]) -> None:
+        """`add` each value; integers in one pass of built-ins (a game's per-player values)."""
+        if not values:
+            return
+        total = sum(values)
+        if type(total) is not int:
+            for value in values:
+                self.add(value)
+            return
+        self.n += len(values)
+        self.whole += total
+        self.whole_squares += sum([v * v for v in values])
+        low, high = min(values), max(values)
+        if self.low is None or low < self.low:
+            self.low = low
+        if self.high is None or high > self.high:
+            self.high = high
+
     @property
     def total(self) -> Number:
         return self.whole + self.part if self.part else self.whole
@@ -166,6 +184,9 @@ class Histogram:
 
     def add(self, value: Number) -> None:
         self.counts[value] += 1
+
+    def extend(self, values: list[Number]) -> None:
+        self.counts.update(values)
 
     def summary(self) -> list[list[float]]:
         """[value, count] pairs, ascending."""
