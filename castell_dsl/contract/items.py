@@ -9,13 +9,15 @@ reachable. The core cannot know what those are in a game, so a `GameLogic` descr
   TAKEN (the player has it) or COMPLETED (scored, finished, at its highest rank), as
   `(index, bits)` pairs; the analysis reads it at the end of each of the player's turns and
   once more when the game is over, and keeps, per game and player, every bit ever seen.
+- `shared_item_marks(game)`: the marks that hold for every player (a tile dealt to the table,
+  a prize the chart offers), read once when the game is over.
 - `action_items(game, player, action)`: the items an action takes, read just before it is
   applied (what a state no longer shows afterwards: which wheel tile was trained, which special
   action a token paid for).
 - `item_lints()`: items the mechanics can prove unusable without playing (a tile no team can
   complete under the rule set's bag and reachable ranks), as `(index, reason)` pairs.
 
-All four default to nothing: a game that describes no items still gets every other section of
+All five default to nothing: a game that describes no items still gets every other section of
 the report, and its coverage section says that the mechanics describes none.
 """
 

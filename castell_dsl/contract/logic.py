@@ -170,6 +170,12 @@ class GameLogic(ABC):
         must be cheap (a few lookups per item) and must not change the game."""
         return ()
 
+    def shared_item_marks(self, game: GameContext) -> Iterable[tuple[int, int]]:
+        """Marks that hold for every player (what was dealt or offered to the whole table),
+        read once, when the game is over: a mechanics reports them here once rather than in
+        every player's `item_marks`."""
+        return ()
+
     def action_items(self, game: GameContext, player: int, action: Action) -> Iterable[int]:
         """The indices of the items `action` takes, read just before it is applied."""
         return ()

@@ -59,18 +59,21 @@ class CalicoItems:
         for goal, result in zip(g["goals"][player], results or [0] * len(g["goals"][player]),
                                 strict=True):  # fmt: skip
             yield self.goal0 + goal, OPEN | TAKEN | (COMPLETED if result else 0)
-        for cat in g["cats"]:
-            yield self.cat0 + cat, OPEN
         for cat in g["tokens"][player]:
             if cat >= 0:
                 yield self.cat0 + cat, OPEN | TAKEN
-        for button in range(len(logic.button_names)):
-            yield self.button0 + button, OPEN
         for colour in g["buttons"][player]:
             if colour >= 0:
                 yield self.button0 + logic.colour_button[colour], OPEN | TAKEN
         for button in g["rainbows"][player]:
             yield self.button0 + button, OPEN | TAKEN
+
+    def shared(self, game: GameContext) -> Iterator[tuple[int, int]]:
+        """Open to every player: the cats in play and every button."""
+        for cat in game.state["g"]["cats"]:
+            yield self.cat0 + cat, OPEN
+        for button in range(len(self.logic.button_names)):
+            yield self.button0 + button, OPEN
 
     def taken_by(self, action: Action) -> Iterator[int]:
         if action.kind == "place":

@@ -691,6 +691,9 @@ class CalicoLogic(GameLogic):
     def item_marks(self, game: GameContext, player: int) -> Iterator[tuple[int, int]]:
         return self.coverage.marks(game, player)
 
+    def shared_item_marks(self, game: GameContext) -> Iterator[tuple[int, int]]:
+        return self.coverage.shared(game)
+
     def action_items(self, game: GameContext, player: int, action: Action) -> Iterator[int]:
         return self.coverage.taken_by(action)
 

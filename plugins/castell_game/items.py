@@ -103,32 +103,42 @@ class CastellItems:
         return cached[1].get(now, [])
 
     def _final(self, game: GameContext, g: dict, player: int) -> Iterator[tuple[int, int]]:
+        """What the player holds at the end."""
         t = self.t
-        for row in g["lp"]:
-            for tile in row:
-                yield self.tile0 + tile, OPEN
-        for performed in g["performed"]:
-            for tile, _region in performed:
-                yield self.tile0 + tile, OPEN
         for tile, _region in g["performed"][player]:
             yield self.tile0 + tile, OPEN | TAKEN | COMPLETED
         for skill, rank in enumerate(g["ranks"][player]):
             if rank:
                 done = COMPLETED if rank >= t.max_rank[skill] else 0
                 yield self.skill0 + skill, OPEN | TAKEN | done
-        held = regions_with_items(t, g, player)
+        for region in regions_with_items(t, g, player):
+            yield self.region0 + region, OPEN | COMPLETED
+        for prize in g["prizes"][player]:
+            yield self.prize0 + prize, OPEN | TAKEN
+        for number, _region in g["size_tokens"][player]:
+            yield self.number_index[number], OPEN | TAKEN
+
+    def shared(self, game: GameContext) -> Iterator[tuple[int, int]]:
+        """What was open to every player: the tiles dealt to the rows (still there, or
+        performed by someone), every region, the calendar's festivals and size tokens, the
+        prizes the chart pays for this player count, and the special actions when the
+        players start with tokens."""
+        t = self.t
+        g = game.state["g"]
+        for row in g["lp"]:
+            for tile in row:
+                yield self.tile0 + tile, OPEN
+        for performed in g["performed"]:
+            for tile, _region in performed:
+                yield self.tile0 + tile, OPEN
         for region in range(len(t.regions)):
-            yield self.region0 + region, OPEN | (COMPLETED if region in held else 0)
+            yield self.region0 + region, OPEN
         for _rnd, festival, numbers in g["calendar"]:
             yield self.festival0 + festival, OPEN
             for number in numbers:
                 yield self.number_index[number], OPEN
         for prize in t.prize_chart.get(game.players, ()):
             yield self.prize0 + prize, OPEN
-        for prize in g["prizes"][player]:
-            yield self.prize0 + prize, OPEN | TAKEN
-        for number, _region in g["size_tokens"][player]:
-            yield self.number_index[number], OPEN | TAKEN
         if t.start_tokens > 0:
             for i in range(len(SPECIAL_OPTIONS)):
                 yield self.special0 + i, OPEN

@@ -203,6 +203,9 @@ class CastellLogic(Tables, GameLogic):
     def item_marks(self, game: GameContext, player: int) -> Iterator[tuple[int, int]]:
         return self.coverage.marks(game, player)
 
+    def shared_item_marks(self, game: GameContext) -> Iterator[tuple[int, int]]:
+        return self.coverage.shared(game)
+
     def action_items(self, game: GameContext, player: int, action: Action) -> tuple[int, ...]:
         return self.coverage.taken_by(action)
 

@@ -101,11 +101,19 @@ def measure_game(
     result = game.result()
     # After the last round the leaders are the winners (the same order: total, tie-breaks).
     leaders.extend(result["winners"] for _ in range(game.rounds - completed_round))
+    items: list[bytes] | None = None
     if track:
+        shared = bytearray(len(marks[0]))
+        for item, bits in logic.shared_item_marks(game):
+            shared[item] |= bits
+        common = int.from_bytes(shared, "big")
+        items = []
         for player in range(players):
             mine = marks[player]
             for item, bits in logic.item_marks(game, player):
                 mine[item] |= bits
+            # OR of the bytes in one step: no bit carries into a neighbouring byte.
+            items.append((int.from_bytes(mine, "big") | common).to_bytes(len(mine), "big"))
     scores = result["players"]
     totals = [s["total"] for s in scores]
     top = max(totals)
@@ -122,7 +130,7 @@ def measure_game(
         "actions": len(game.log),
         "leaders": leaders,
         "branching": branching,
-        "items": [bytes(m) for m in marks] if track else None,
+        "items": items,
     }
     outcomes = player_outcomes(result.get("report") or {}, players)
     if outcomes:

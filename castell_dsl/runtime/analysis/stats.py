@@ -70,13 +70,13 @@ class Moments:
         if not values:
             return
         total = sum(values)
-        if type(total) is not int:
+        if not isinstance(total, int):
             for value in values:
                 self.add(value)
             return
         self.n += len(values)
         self.whole += total
-        self.whole_squares += sum([v * v for v in values])
+        self.whole_squares += int(sum([v * v for v in values]))  # all integers: exact
         low, high = min(values), max(values)
         if self.low is None or low < self.low:
             self.low = low
