@@ -14,7 +14,7 @@ from itertools import pairwise
 from typing import Any
 
 from ...contract import COMPLETED, OPEN, TAKEN, Item
-from .stats import Histogram, Moments, Number, Rate, paired_summary, welch
+from .stats import ByteCounts, Histogram, Moments, Number, Rate, paired_summary, welch
 
 
 def _rate(n: int, hits: Number) -> dict[str, Any]:
@@ -27,26 +27,64 @@ def _share(winners: Sequence[int]) -> Fraction | int:
     return 1 if len(winners) == 1 else Fraction(1, len(winners))
 
 
-class ItemTally:
-    """One item's counts over the games (see `contract/items.py` for what the marks mean).
+#: Byte tables that turn a player's marks (a byte of OPEN | TAKEN | COMPLETED bits per item)
+#: into a byte per item that is 1 where a condition holds.
+def _table(keep: Any) -> bytes:
+    return bytes(1 if keep(b) else 0 for b in range(256))
 
-    Plain counters, not `Rate`s: a game adds a mark per player and item, so this is the
-    aggregate's innermost loop."""
 
-    __slots__ = ("completed", "games_open", "games_taken", "lost", "lost_n", "open", "taken",
-                 "won", "won_n")  # fmt: skip
+WAS_OPEN = _table(lambda b: b & OPEN)
+WAS_TAKEN = _table(lambda b: b & TAKEN)
+WAS_COMPLETED = _table(lambda b: b & COMPLETED)
+OPEN_TAKEN = _table(lambda b: b & OPEN and b & TAKEN)
+OPEN_NOT_TAKEN = _table(lambda b: b & OPEN and not b & TAKEN)
 
-    def __init__(self) -> None:
-        self.games_open = 0
-        self.games_taken = 0
-        self.open = 0
-        self.taken = 0
-        self.completed = 0
-        #: Win credit (and count) of the players it was open to who took it / who did not.
-        self.won: Number = 0
-        self.won_n = 0
-        self.lost: Number = 0
-        self.lost_n = 0
+
+class ItemCounts:
+    """The rule coverage's counts over the games, for every item at once (`ByteCounts`)."""
+
+    def __init__(self, width: int):
+        names = ("open", "taken", "completed", "games_open", "games_taken", "won_n", "lost_n",
+                 "won", "lost")  # fmt: skip
+        self.counts = {name: ByteCounts(width) for name in names}
+        #: Win credit of shared wins, which are fractions: item by item (rare).
+        self.won_shared: dict[int, Number] = {}
+        self.lost_shared: dict[int, Number] = {}
+
+    def add_game(self, marks: list[bytes], winners: set[int], share: Number) -> None:
+        c = self.counts
+        any_open = any_taken = 0
+        for seat, marked in enumerate(marks):
+            opened = int.from_bytes(marked.translate(WAS_OPEN), "big")
+            taken = int.from_bytes(marked.translate(WAS_TAKEN), "big")
+            took = marked.translate(OPEN_TAKEN)
+            passed = marked.translate(OPEN_NOT_TAKEN)
+            took_mask, passed_mask = int.from_bytes(took, "big"), int.from_bytes(passed, "big")
+            c["open"].add(opened)
+            c["taken"].add(taken)
+            c["completed"].add(int.from_bytes(marked.translate(WAS_COMPLETED), "big"))
+            c["won_n"].add(took_mask)
+            c["lost_n"].add(passed_mask)
+            if seat in winners:
+                if share == 1:
+                    c["won"].add(took_mask)
+                    c["lost"].add(passed_mask)
+                else:
+                    for shared, which in ((self.won_shared, took), (self.lost_shared, passed)):
+                        for index, bit in enumerate(which):
+                            if bit:
+                                shared[index] = shared.get(index, 0) + share
+            any_open |= opened
+            any_taken |= taken
+        c["games_open"].add(any_open)
+        c["games_taken"].add(any_taken)
+
+    def rows(self) -> dict[str, list[Number]]:
+        out: dict[str, list[Number]] = {name: list(bc.counts()) for name, bc in self.counts.items()}
+        for name, shared in (("won", self.won_shared), ("lost", self.lost_shared)):
+            for index, credit in shared.items():
+                out[name][index] += credit
+        return out
 
 
 class RuleSetAggregate:
@@ -80,7 +118,7 @@ class RuleSetAggregate:
         self.category_winners: dict[str, Moments] = {}
         self.category_others: dict[str, Moments] = {}
         self.totals = Moments()
-        self.tallies = [ItemTally() for _ in self.items]
+        self.item_counts = ItemCounts(len(self.items))
 
     # ---- folding ------------------------------------------------------------------------------
     def add(self, record: dict[str, Any]) -> None:
@@ -111,7 +149,7 @@ class RuleSetAggregate:
         self._branching(record["branching"])
         self._scores(record["categories"], winner_set)
         if record.get("items") is not None:
-            self._items(record["items"], winner_set, share)
+            self.item_counts.add_game(record["items"], winner_set, share)
 
     def _decisiveness(self, record: dict[str, Any], winners: list[int], totals: list) -> None:
         if self.players < 2:
@@ -155,38 +193,6 @@ class RuleSetAggregate:
             self.category_histograms[name].extend(values)
             self.category_winners[name].extend([v for s, v in enumerate(values) if s in winners])
             self.category_others[name].extend([v for s, v in enumerate(values) if s not in winners])
-
-    def _items(self, marks: list[bytes], winners: set[int], share: Number) -> None:
-        """`marks`: per player, a byte per item (`measure.measure_game`)."""
-        tallies = self.tallies
-        seen_open: set[int] = set()
-        seen_taken: set[int] = set()
-        for seat, marked in enumerate(marks):
-            won = share if seat in winners else 0
-            for index, bits in enumerate(marked):
-                if not bits:
-                    continue
-                tally = tallies[index]
-                if bits & OPEN:
-                    tally.open += 1
-                    seen_open.add(index)
-                    if bits & TAKEN:
-                        tally.won_n += 1
-                        if won:
-                            tally.won += won
-                    else:
-                        tally.lost_n += 1
-                        if won:
-                            tally.lost += won
-                if bits & TAKEN:
-                    tally.taken += 1
-                    seen_taken.add(index)
-                if bits & COMPLETED:
-                    tally.completed += 1
-        for index in seen_open:
-            tallies[index].games_open += 1
-        for index in seen_taken:
-            tallies[index].games_taken += 1
 
     # ---- sections -----------------------------------------------------------------------------
     def sections(self, lints: Sequence[tuple[int, str]], sample_every: int) -> dict[str, Any]:
@@ -271,21 +277,22 @@ class RuleSetAggregate:
     def _coverage(self, lints: Sequence[tuple[int, str]]) -> dict[str, Any]:
         if not self.items:
             return {"described": False, "items": [], "lints": []}
+        counts = self.item_counts.rows()
         rows = []
-        for item, tally in zip(self.items, self.tallies, strict=True):
-            take = Rate(tally.open, tally.taken)
+        for index, item in enumerate(self.items):
+            n = {name: values[index] for name, values in counts.items()}
             rows.append(
                 {
                     "kind": item.kind,
                     "name": item.name,
-                    "games_open": tally.games_open,
-                    "games_taken": tally.games_taken,
-                    "open": tally.open,
-                    "taken": tally.taken,
-                    "completed": tally.completed,
-                    "taken_when_open": take.summary(),
-                    "win_rate_taken": _rate(tally.won_n, tally.won),
-                    "win_rate_not_taken": _rate(tally.lost_n, tally.lost),
+                    "games_open": n["games_open"],
+                    "games_taken": n["games_taken"],
+                    "open": n["open"],
+                    "taken": n["taken"],
+                    "completed": n["completed"],
+                    "taken_when_open": _rate(int(n["open"]), n["won_n"]),
+                    "win_rate_taken": _rate(int(n["won_n"]), n["won"]),
+                    "win_rate_not_taken": _rate(int(n["lost_n"]), n["lost"]),
                 }
             )
         return {
