@@ -26,14 +26,22 @@ SAMPLE_EVERY = 128
 def _leaders(game: Game) -> list[int]:
     """Who would win were the game scored now: the highest total, then the tie-breaks (`Game.
     result`'s order), each player's facts read once; tie-breaks only among tied totals."""
-    categories = game.plan.categories
-    facts = [game.logic.facts(game, p) for p in range(game.players)]
-    totals = [sum(fn(f) for _name, fn in categories) for f in facts]
+    plan = game.plan
+    read = game.logic.facts
+    categories = [fn for _name, fn in plan.categories]
+    facts = []
+    totals = []
+    for player in range(game.players):
+        f = read(game, player)
+        facts.append(f)
+        totals.append(sum([fn(f) for fn in categories]))
     top = max(totals)
+    if totals.count(top) == 1:
+        return [totals.index(top)]
     ahead = [p for p, total in enumerate(totals) if total == top]
-    if len(ahead) == 1 or not game.plan.tiebreaks:
+    if not plan.tiebreaks:
         return ahead
-    keys = {p: [fn(facts[p]) for fn in game.plan.tiebreaks] for p in ahead}
+    keys = {p: [fn(facts[p]) for fn in plan.tiebreaks] for p in ahead}
     best = max(keys.values())
     return [p for p in ahead if keys[p] == best]
 
@@ -59,39 +67,38 @@ def measure_game(
     turns = 0
     # The turn in progress: the engine's turn record (a new one for each `turns` step, kept
     # alive here, so identity is safe) and the position in its order.
-    this_turn: Any = None
-    position = -1
+    this_turn: Any = state["turn"]
+    position = this_turn["pos"] if this_turn is not None else -1
+    turns = 1 if this_turn is not None else 0
     completed_round = 0
-    decision = 0
-    offset = seed % every
-    while not game.is_over():
-        player = game.current_player
-        assert player is not None
-        turn = state["turn"]
-        if turn is not this_turn or turn["pos"] != position:
-            turns += 1
-            this_turn, position = turn, turn["pos"]
-        if decision % every == offset:
+    # Legal actions are counted when this reaches 0: at decisions offset, offset + every, …
+    countdown = seed % every
+    while this_turn is not None:
+        player = this_turn["order"][position]
+        if not countdown:
             kinds: dict[str, int] = {}
             for action in game.clone(keep_log=False).legal_actions():
                 kinds[action.kind] = kinds.get(action.kind, 0) + 1
             branching.append([state["round"], kinds])
+            countdown = every
+        countdown -= 1
         action = seats[player].choose(game)
         if track:
             mine = marks[player]
             for item in logic.action_items(game, player, action):
                 mine[item] |= OPEN | TAKEN
         game.apply(action)
-        decision += 1
         turn = state["turn"]
-        if turn is None and game.is_over():
-            break  # the end: the last round's leaders and everyone's marks are read below
         if turn is this_turn and turn["pos"] == position:
             continue  # the same turn goes on
         if track:
             mine = marks[player]
             for item, bits in logic.item_marks(game, player):
                 mine[item] |= bits
+        if turn is None:
+            break  # the game is over: the last round's leaders and marks are read below
+        turns += 1
+        this_turn, position = turn, turn["pos"]
         # A round is over when the next one has begun (its first steps have run).
         finished = state["round"] - 1
         if finished > completed_round:
