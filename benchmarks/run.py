@@ -28,6 +28,7 @@ parse + compile, ≤ 300 ms `castell validate rules/`, ≤ 150 ms `castell --hel
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import platform
@@ -246,7 +247,8 @@ def bench_jobs(games: int) -> dict:
 def bench_analyze(games: int) -> dict:
     """`castell analyze` against `castell simulate` of the same random 4-player Castell games
     in this process, CPU time (the target: the analysis costs at most 1.3x the games). Both
-    run twice, interleaved, and each keeps its faster run."""
+    run three times, interleaved, and each keeps its fastest run: on a shared machine a run
+    can be slowed by a fifth by other work, and the fastest is the least disturbed."""
     from castell_dsl.runtime.analysis.report import analyze
     from castell_dsl.runtime.paired import parse_contender
     from castell_dsl.runtime.simulation import SimulationSpec, simulate
@@ -255,10 +257,12 @@ def bench_analyze(games: int) -> dict:
     spec = SimulationSpec("castell", (), 4, ("random",) * 4, seed, games)
     castell = parse_contender("castell")
     times: dict[str, list[float]] = {"simulate": [], "analyze": []}
-    for _ in range(2):
+    for _ in range(3):
+        gc.collect()
         start = time.process_time()
         simulate(spec)
         times["simulate"].append(time.process_time() - start)
+        gc.collect()
         start = time.process_time()
         analyze(castell, None, 4, ["random"] * 4, seed, games, skill=False)
         times["analyze"].append(time.process_time() - start)
