@@ -4,18 +4,10 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
 
 import click
 
-from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE
-
-
-def _error(ctx: click.Context, message: str) -> None:
-    from ..language.text import visible
-
-    click.echo(visible(f"castell analyze: error: {message}"), err=True)
-    ctx.exit(EXIT_USAGE)
+from . import EXIT_FAILED, EXIT_OK
 
 
 @click.command()
@@ -62,7 +54,7 @@ def analyze(
     """
     from ..runtime.analysis.report import analyze as run
     from ..runtime.paired import Contender, bots_for, parse_contender
-    from ..runtime.simulation import SchedulerError, connect_scheduler
+    from .paired import check_paired_run
 
     subject = parse_contender(rules)
     if variants:
@@ -71,15 +63,7 @@ def analyze(
         )
     contenders = [subject] + ([parse_contender(base)] if base else [])
     seats = bots_for(bots, players)
-    if len(seats) != players:
-        _error(ctx, f"--bots names {len(seats)} bots for {players} players")
-    for contender in contenders:
-        _check_contender(ctx, contender, players, seats, seed)
-    if scheduler:
-        try:
-            connect_scheduler(scheduler).close()
-        except SchedulerError as exc:
-            _error(ctx, str(exc))
+    check_paired_run(ctx, "analyze", contenders, players, seats, seed, scheduler)
     progress = None
     if fmt == "text" and not no_progress and sys.stderr.isatty():
         from .simulate import progress_bar
@@ -114,30 +98,3 @@ def analyze(
         if fmt == "text":
             click.echo(f"HTML report written to {html_path}")
     ctx.exit(EXIT_OK)
-
-
-def _check_contender(
-    ctx: click.Context, contender: Any, players: int, seats: list[str], seed: int
-) -> None:
-    """Refuse, as `simulate` does, rules with errors, a player count they do not allow,
-    unknown bots, and options the mechanics refuses."""
-    from ..runtime.bots import BotSpecError, make_bot
-    from ..runtime.games import GameSetupError, start_game
-    from ..runtime.loading import load_report
-    from .rules import print_diagnostics
-
-    loaded = load_report(contender.rules, contender.variants)
-    if not loaded.ok:
-        print_diagnostics(loaded)
-        ctx.exit(EXIT_FAILED)
-    rules = loaded.rules
-    assert rules is not None
-    low, high = rules.game.players
-    if not low <= players <= high:
-        _error(ctx, f"{contender.label}: {rules.game.title} is for {low} to {high} players")
-    try:
-        for seat, spec in enumerate(seats):
-            make_bot(spec, rules, seat, 0)
-        start_game(rules, players, seed, record_events=False)
-    except (BotSpecError, GameSetupError) as exc:
-        _error(ctx, f"{contender.label}: {exc}")

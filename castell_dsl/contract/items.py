@@ -23,7 +23,13 @@ the report, and its coverage section says that the mechanics describes none.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from .actions import Action
+    from .logic import GameContext
 
 #: The item was on offer to the player (it could have taken it, or may soon).
 OPEN = 1
@@ -46,4 +52,38 @@ class Item:
         return f"{self.kind}:{self.name}"
 
 
-__all__ = ["COMPLETED", "OPEN", "TAKEN", "Item"]
+class ItemTable(Protocol):
+    """A game's items and its readings of a position, kept apart from its `GameLogic`:
+    `ItemsFromTable` answers the logic's coverage methods from one (`logic.coverage`)."""
+
+    items: tuple[Item, ...]
+
+    def marks(self, game: GameContext, player: int) -> Iterable[tuple[int, int]]: ...
+    def shared(self, game: GameContext) -> Iterable[tuple[int, int]]: ...
+    def taken_by(self, action: Action) -> Iterable[int]: ...
+    def lints(self) -> Iterable[tuple[int, str]]: ...
+
+
+class ItemsFromTable:
+    """A `GameLogic` mixin (list it before `GameLogic`): the rule coverage's five methods
+    answered by the logic's `coverage`, an `ItemTable`."""
+
+    coverage: ItemTable
+
+    def items(self) -> tuple[Item, ...]:
+        return self.coverage.items
+
+    def item_marks(self, game: GameContext, player: int) -> Iterable[tuple[int, int]]:
+        return self.coverage.marks(game, player)
+
+    def shared_item_marks(self, game: GameContext) -> Iterable[tuple[int, int]]:
+        return self.coverage.shared(game)
+
+    def action_items(self, game: GameContext, player: int, action: Action) -> Iterable[int]:
+        return self.coverage.taken_by(action)
+
+    def item_lints(self) -> Iterable[tuple[int, str]]:
+        return self.coverage.lints()
+
+
+__all__ = ["COMPLETED", "OPEN", "TAKEN", "Item", "ItemTable", "ItemsFromTable"]

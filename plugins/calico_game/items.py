@@ -75,6 +75,9 @@ class CalicoItems:
         for button in range(len(self.logic.button_names)):
             yield self.button0 + button, OPEN
 
+    def lints(self) -> tuple[()]:
+        return ()
+
     def taken_by(self, action: Action) -> Iterator[int]:
         if action.kind == "place":
             for index, _bits in self._patch(action.args[0], TAKEN):

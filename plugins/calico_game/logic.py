@@ -30,7 +30,6 @@ edge patches are printed on the boards and never counted with them).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from itertools import permutations
 from pathlib import Path
 from typing import Any
@@ -40,7 +39,7 @@ from castell_dsl.contract import (
     ActionSyntaxError,
     GameContext,
     GameLogic,
-    Item,
+    ItemsFromTable,
     PlayableGame,
     Rejection,
     Step,
@@ -57,7 +56,7 @@ EMPTY = -1
 GOAL_SPACE = -2
 
 
-class CalicoLogic(GameLogic):
+class CalicoLogic(ItemsFromTable, GameLogic):
     """A Calico rule set precompiled into index tables; the state lives in the game."""
 
     def __init__(self, rules: RuleSet):
@@ -683,19 +682,6 @@ class CalicoLogic(GameLogic):
         from .hints import hint_lines
 
         return hint_lines(self, game, player)
-
-    # ---- rule coverage (`castell analyze`; the table is in items.py) --------------------------
-    def items(self) -> tuple[Item, ...]:
-        return self.coverage.items
-
-    def item_marks(self, game: GameContext, player: int) -> Iterator[tuple[int, int]]:
-        return self.coverage.marks(game, player)
-
-    def shared_item_marks(self, game: GameContext) -> Iterator[tuple[int, int]]:
-        return self.coverage.shared(game)
-
-    def action_items(self, game: GameContext, player: int, action: Action) -> Iterator[int]:
-        return self.coverage.taken_by(action)
 
     # ---- views --------------------------------------------------------------------------------
     def notation(self) -> list[str]:

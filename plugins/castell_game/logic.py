@@ -30,11 +30,10 @@ State layout (indices: regions, casteller sizes and skills in rule-file order):
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from castell_dsl.contract import Action, ActionSyntaxError, GameLogic, Item, Rejection
+from castell_dsl.contract import Action, ActionSyntaxError, GameLogic, ItemsFromTable, Rejection
 from castell_dsl.language.ruleset import Record, RuleSet
 
 from . import solver, steps, towers, views
@@ -50,7 +49,7 @@ if TYPE_CHECKING:
     from castell_dsl.contract import GameContext, PlayableGame
 
 
-class CastellLogic(Tables, GameLogic):
+class CastellLogic(Tables, ItemsFromTable, GameLogic):
     """A rule set's tables, its tower questions and its action handlers."""
 
     def __init__(self, rules: RuleSet):
@@ -195,19 +194,3 @@ class CastellLogic(Tables, GameLogic):
 
     def view(self, game: GameContext) -> dict[str, Any]:
         return views.view(self, game)
-
-    # ---- rule coverage (`castell analyze`; the table is in items.py) --------------------------
-    def items(self) -> tuple[Item, ...]:
-        return self.coverage.items
-
-    def item_marks(self, game: GameContext, player: int) -> Iterator[tuple[int, int]]:
-        return self.coverage.marks(game, player)
-
-    def shared_item_marks(self, game: GameContext) -> Iterator[tuple[int, int]]:
-        return self.coverage.shared(game)
-
-    def action_items(self, game: GameContext, player: int, action: Action) -> tuple[int, ...]:
-        return self.coverage.taken_by(action)
-
-    def item_lints(self) -> Iterator[tuple[int, str]]:
-        return self.coverage.lints()
