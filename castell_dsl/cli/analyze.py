@@ -8,18 +8,14 @@ import sys
 import click
 
 from . import EXIT_FAILED, EXIT_OK
+from .paired import paired_options
 
 
 @click.command()
 @click.argument("rules")
 @click.option("--variant", "variants", multiple=True, help="A variant by name or path (repeat).")
 @click.option("--against", "base", default=None, help="A base rule set to compare with.")
-@click.option("--games", "-n", type=click.IntRange(min=2), default=200, show_default=True)
-@click.option("--players", "-p", type=click.IntRange(min=1), default=4, show_default=True)
-@click.option("--bots", default="random", show_default=True, help="Bots by seat, or one for all.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed+i.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, help="Local processes [1].")
-@click.option("--scheduler", default=None, help="A Dask scheduler address (tcp://HOST:PORT).")
+@paired_options(games=200)
 @click.option("--skill/--no-skill", default=True, show_default=True, help="The skill ladder.")
 @click.option(
     "--budget", type=click.FloatRange(min=0), default=300.0, show_default=True,

@@ -7,6 +7,7 @@ import json
 import click
 
 from . import EXIT_OK
+from .paired import paired_options
 
 
 def _error(ctx: click.Context, message: str) -> None:
@@ -18,12 +19,7 @@ def _error(ctx: click.Context, message: str) -> None:
 @click.command()
 @click.argument("base")
 @click.argument("variants", nargs=-1, required=True)
-@click.option("--games", "-n", type=click.IntRange(min=2), default=100, show_default=True)
-@click.option("--players", "-p", type=click.IntRange(min=1), default=4, show_default=True)
-@click.option("--bots", default="random", show_default=True, help="Bots by seat, or one for all.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed+i.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, help="Local processes [1].")
-@click.option("--scheduler", default=None, help="A Dask scheduler address (tcp://HOST:PORT).")
+@paired_options(games=100)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 @click.option("--plot", "plot_path", default=None, help="Write score distributions (.png, .svg).")
 @click.pass_context

@@ -4,12 +4,36 @@ diagnostics and exit 1; a player count, bot or scheduler they cannot use exits 2
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 import click
 
 from . import EXIT_FAILED, EXIT_USAGE
+
+
+def paired_options(games: int) -> Callable[[Callable], Callable]:
+    """The options of a paired run: games (default `games`), players, bots, seed, jobs and a
+    Dask scheduler."""
+    options = [
+        click.option("--games", "-n", type=click.IntRange(min=2), default=games,
+                     show_default=True),
+        click.option("--players", "-p", type=click.IntRange(min=1), default=4, show_default=True),
+        click.option("--bots", default="random", show_default=True,
+                     help="Bots by seat, or one for all."),
+        click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed+i."),
+        click.option("--jobs", "-j", type=click.IntRange(min=1), default=1,
+                     help="Local processes [1]."),
+        click.option("--scheduler", default=None,
+                     help="A Dask scheduler address (tcp://HOST:PORT)."),
+    ]  # fmt: skip
+
+    def decorate(func: Callable) -> Callable:
+        for option in reversed(options):
+            func = option(func)
+        return func
+
+    return decorate
 
 
 def usage_error(ctx: click.Context, command: str, message: str) -> NoReturn:
