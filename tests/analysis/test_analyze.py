@@ -249,3 +249,39 @@ def test_bad_input_is_refused_like_simulate(tmp_path):
     assert result.exit_code == 1 and "broken.castell:3" in result.output
     variant = run("analyze", "castell", "--variant", "no-such-variant", "-n", "2")
     assert variant.exit_code == 1
+
+
+# ---- scale: Dask, and memory flat in the number of games -----------------------------------------
+
+
+def test_the_same_report_on_a_dask_local_cluster(toy):
+    pytest.importorskip("distributed")
+    from dask.distributed import LocalCluster
+
+    castell = parse_contender("castell")
+    local = analyze(castell, None, 2, ["random"] * 2, 5, 6, skill=False)
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False) as cluster:
+        address = cluster.scheduler_address
+        on_dask = analyze(castell, None, 2, ["random"] * 2, 5, 6, scheduler=address, skill=False)
+    assert on_dask == local
+
+
+def test_the_aggregates_do_not_grow_with_the_games(toy):
+    """What a rule set's games add up to is counters and sums, not lists of games: its size
+    after 400 games is that after 50 (give or take the bits of larger counts)."""
+    import pickle
+
+    from castell_dsl import load_rules
+    from castell_dsl.runtime.analysis.aggregate import RuleSetAggregate
+    from castell_dsl.runtime.analysis.measure import measure_game
+    from castell_dsl.runtime.games import logic_for
+
+    rules = load_rules(toy(2))
+    logic = logic_for(rules)
+    aggregate = RuleSetAggregate(3, 4, logic.items())
+    sizes = {}
+    for index in range(400):
+        aggregate.add(measure_game(rules, 3, index, ("random",) * 3, index))
+        if index + 1 in (50, 400):
+            sizes[index + 1] = len(pickle.dumps(aggregate))
+    assert sizes[400] < sizes[50] * 1.3, sizes
