@@ -43,7 +43,8 @@ def print_report(data: dict[str, Any], console: Console | None = None) -> None:
     console = console or Console()
     s = data["settings"]
     console.print(
-        f"[bold]castell analyze[/]: {s['games']} games per rule set, {s['players']} players, "
+        f"[bold]castell analyze[/]: {s['games']} games per rule set, {s['players']} "
+        f"player{'s' if s['players'] != 1 else ''}, "
         f"bots {', '.join(dict.fromkeys(s['bots']))}, "
         f"seeds {s['seed']}..{s['seed'] + s['games'] - 1}",
         soft_wrap=True,
@@ -95,7 +96,7 @@ def _tables(console: Console, rule_set: dict[str, Any], players: int) -> None:
         for row in dr["leader_after_round_wins"]:
             table.add_row(f"leader after round {row['round']} wins", _rate(row))
         console.print(table)
-    else:
+    elif b["outcomes"]:
         table = _table(f"{label}: solo outcomes", ["", "rate (95%)"])
         for name, rate in b["outcomes"].items():
             table.add_row(name, _rate(rate))
@@ -137,8 +138,8 @@ def _tables(console: Console, rule_set: dict[str, Any], players: int) -> None:
             if not r["played"]:
                 table.add_row(name, f"skipped: {r['skipped']}", "", "")
                 continue
-            table.add_row(name, _rate(r["higher_win_share"]), _pct(r["fair_share"]),
-                          _mean(r["score_difference"]))  # fmt: skip
+            share = "-" if r["fair_share"] is None else _rate(r["higher_win_share"])
+            table.add_row(name, share, _pct(r["fair_share"]), _mean(r["score_difference"]))
         console.print(table)
     cov = sections["coverage"]
     if cov["described"]:

@@ -66,6 +66,21 @@ def test_a_coin_flip_game_has_no_skill_depth(toy):
     assert any("Luck dominates" in t for t in texts(report, "skill"))
 
 
+def test_a_solo_game_reports_its_scores_and_a_ladder_of_score_differences(toy):
+    """Solo, seat 0 scores 2 a round whatever it does: 8 points in 4 rounds, every game; so
+    no bot scores more than another on the same seed."""
+    report = toy_report(toy(0), players=1, games=10, skill=True, budget=60,
+                        rungs=("random", "greedy"))  # fmt: skip
+    [balance] = texts(report, "balance")
+    assert balance.startswith("Solo: mean score 8.0") and "from 8 to 8" in balance
+    assert texts(report, "decisiveness") == [] and texts(report, "drama") == []
+    [rung] = report["rule_sets"][0]["skill"]["rungs"]
+    assert rung["fair_share"] is None and rung["score_difference"]["mean"] == 0
+    assert any("Luck dominates" in t and "+0.0 points" in t for t in texts(report, "skill"))
+    [scores] = texts(report, "scores")
+    assert "varies most" in scores
+
+
 def test_an_item_nobody_can_use_is_flagged_dead(toy):
     report = toy_report(toy(1), games=10)
     coverage = report["rule_sets"][0]["sections"]["coverage"]

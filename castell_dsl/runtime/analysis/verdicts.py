@@ -175,16 +175,21 @@ def scores(sections: dict[str, Any]) -> list[dict[str, str]]:
     categories = [c for c in sections["scores"]["categories"] if c["n"]]
     if not categories:
         return []
-    deciding = max(categories, key=lambda c: c["separation"])
-    out = [
-        verdict(
-            "scores",
-            "note",
+    separating = [c for c in categories if c["winners_minus_others"]["difference"] is not None]
+    if separating:
+        deciding = max(separating, key=lambda c: c["separation"])
+        text = (
             f"{deciding['category'].replace('_', ' ')} separates winners from the others most: "
             f"winners score {deciding['winners_minus_others']['difference']:+.1f} more there "
-            f"({deciding['separation']:.1f} standard deviations).",
+            f"({deciding['separation']:.1f} standard deviations)."
         )
-    ]
+    else:  # solo: no others to compare with; what varies most decides the score
+        deciding = max(categories, key=lambda c: c["sd"] or 0)
+        text = (
+            f"{deciding['category'].replace('_', ' ')} varies most from game to game "
+            f"(sd {deciding['sd'] or 0:.1f}, {pct(deciding['share_of_total'])} of the total)."
+        )
+    out = [verdict("scores", "note", text)]
     minor = [c["category"] for c in categories if (c["share_of_total"] or 0) < MINOR_SHARE]
     if minor:
         out.append(
@@ -274,11 +279,7 @@ def skill(ladder: dict[str, Any]) -> list[dict[str, str]]:
         else:
             names = ", ".join(f"{r['higher']} over {r['lower']}" for r in beats)
             text, level = f"Skill matters in part: {names}; the other rungs do not.", "note"
-        details = "; ".join(
-            f"{r['higher']} vs {r['lower']}: {pct(r['higher_win_share']['rate'])}"
-            f"{interval(r['higher_win_share'])} of the wins (fair {pct(r['fair_share'])})"
-            for r in rungs
-        )
+        details = "; ".join(_rung(r) for r in rungs)
         out.append(verdict("skill", level, f"{text} {details}."))
     if skipped:
         out.append(
@@ -291,6 +292,20 @@ def skill(ladder: dict[str, Any]) -> list[dict[str, str]]:
             )
         )
     return out
+
+
+def _rung(r: dict[str, Any]) -> str:
+    """One rung's result in words: its share of the wins, or (solo) its score difference."""
+    name = f"{r['higher']} vs {r['lower']}"
+    if r["fair_share"] is None:
+        diff = r["score_difference"]
+        low, high = diff["ci95"]
+        span = f" ({low:+.1f} to {high:+.1f})" if low is not None else ""
+        return f"{name}: {diff['mean']:+.1f} points{span} on the same seeds"
+    share = r["higher_win_share"]
+    return (
+        f"{name}: {pct(share['rate'])}{interval(share)} of the wins (fair {pct(r['fair_share'])})"
+    )
 
 
 def against(differences: dict[str, Any], label: str, versus: str) -> list[dict[str, str]]:
