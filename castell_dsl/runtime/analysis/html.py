@@ -32,6 +32,7 @@ border-bottom:1px solid #e3e6ea;text-align:right}th:first-child,td:first-child{t
 svg{max-width:100%;height:auto}.legend span{display:inline-block;margin-right:14px}
 .legend i{display:inline-block;width:12px;height:12px;margin-right:5px;vertical-align:-1px}
 .flag{color:#a45a00;font-weight:600}
+tr.kind th{text-align:left;background:#f0f2f5;text-transform:capitalize;padding-top:8px}
 """
 
 
@@ -41,6 +42,10 @@ def _pct(value: float | None) -> str:
 
 def _num(value: float | None) -> str:
     return "-" if value is None else f"{value:+.2f}"
+
+
+def _fixed(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
 
 
 def _svg(width: int, height: int, body: list[str], label: str) -> str:
@@ -64,22 +69,36 @@ def _axis(x0: int, y0: int, width: int, height: int, ticks: list[float], top: fl
     return out
 
 
+def _nice_top(top: float) -> tuple[float, list[float]]:
+    """An axis top at or above `top` (a rate) and its ticks, in steps people read."""
+    for step in (0.05, 0.1, 0.2, 0.25):
+        ticks = int(-(-top // step))
+        if ticks <= 5:
+            end = min(1.0, step * max(1, ticks))
+            return end, [step * i for i in range(round(end / step) + 1)]
+    return 1.0, [0, 0.25, 0.5, 0.75, 1.0]
+
+
 def rate_bars(groups: list[str], series: list[list[dict[str, Any]]], fair: float | None,
               title: str) -> str:  # fmt: skip
-    """Bars of rates with their 95% intervals as whiskers, one colour per rule set."""
-    width, height, x0, y0, plot_h = 460, 230, 44, 190, 160
-    top = max([1e-9, *(r["ci95"][1] or r["rate"] or 0 for s in series for r in s)])
-    top = min(1.0, max(0.1, round(top + 0.05, 1)))
-    ticks = [top * i / 4 for i in range(5)]
-    body = _axis(x0, y0, width - x0 - 10, plot_h, ticks, top)
-    slot = (width - x0 - 10) / max(1, len(groups))
+    """Bars of rates with their 95% intervals as whiskers, one colour per rule set; a rate
+    not measured (a ladder rung skipped for the budget) is marked as such."""
+    width, height, x0, y0, plot_h = 500, 236, 44, 190, 160
+    plot_w = width - x0 - 60  # room on the right for the fair line's label
+    highest = max([0.0, *(r["ci95"][1] or r["rate"] or 0 for s in series for r in s)])
+    top, ticks = _nice_top(max(highest, (fair or 0) + 0.05))
+    body = _axis(x0, y0, plot_w, plot_h, ticks, top)
+    slot = plot_w / max(1, len(groups))
     bar = slot * 0.7 / max(1, len(series))
     for g, name in enumerate(groups):
         for s, rates in enumerate(series):
             r = rates[g]
-            if r["rate"] is None:
-                continue
             x = x0 + g * slot + slot * 0.15 + s * bar
+            if r["rate"] is None:
+                colour = COLOURS[s % 2]
+                body.append(f'<text x="{x + bar / 2:.1f}" y="{y0 - 6}" font-size="10" '
+                            f'text-anchor="middle" fill="{colour}">skipped</text>')  # fmt: skip
+                continue
             h = plot_h * r["rate"] / top
             body.append(f'<rect x="{x:.1f}" y="{y0 - h:.1f}" width="{bar - 2:.1f}" '
                         f'height="{h:.1f}" fill="{COLOURS[s % 2]}"><title>{escape(name)}: '
@@ -91,13 +110,18 @@ def rate_bars(groups: list[str], series: list[list[dict[str, Any]]], fair: float
                 y_low, y_high = y0 - plot_h * low / top, y0 - plot_h * high / top
                 body.append(f'<line x1="{cx:.1f}" y1="{y_low:.1f}" x2="{cx:.1f}" '
                             f'y2="{y_high:.1f}" stroke="#1b1f24" stroke-width="1.5"/>')  # fmt: skip
-        body.append(f'<text x="{x0 + g * slot + slot / 2:.1f}" y="{y0 + 16}" font-size="11" '
-                    f'text-anchor="middle" fill="#1b1f24">{escape(name)}</text>')  # fmt: skip
+        cx = x0 + g * slot + slot / 2
+        lines = "".join(
+            f'<tspan x="{cx:.1f}" dy="{0 if i == 0 else 13}">{escape(part)}</tspan>'
+            for i, part in enumerate(name.split("\n"))
+        )
+        body.append(f'<text x="{cx:.1f}" y="{y0 + 16}" font-size="11" text-anchor="middle" '
+                    f'fill="#1b1f24">{lines}</text>')  # fmt: skip
     if fair is not None:
         y = y0 - plot_h * fair / top
-        body.append(f'<line x1="{x0}" y1="{y:.1f}" x2="{width - 10}" y2="{y:.1f}" '
+        body.append(f'<line x1="{x0}" y1="{y:.1f}" x2="{x0 + plot_w}" y2="{y:.1f}" '
                     'stroke="#2e8b57" stroke-dasharray="5 4"/>')  # fmt: skip
-        body.append(f'<text x="{width - 12}" y="{y - 4:.1f}" font-size="11" text-anchor="end" '
+        body.append(f'<text x="{x0 + plot_w + 6}" y="{y + 4:.1f}" font-size="11" '
                     f'fill="#2e8b57">fair {_pct(fair)}</text>')  # fmt: skip
     return f"<h3>{escape(title)}</h3>" + _svg(width, height, body, title)
 
@@ -132,32 +156,40 @@ def curves(series: list[list[dict[str, Any]]], title: str) -> str:
     return f"<h3>{escape(title)}</h3>" + _svg(width, height, body, title)
 
 
-def distributions(series: list[list[list[float]]], title: str) -> str:
-    """Score distributions (value counts as shares), one outline per rule set."""
-    width, height, x0, y0, plot_h = 300, 170, 36, 140, 118
+def distributions(series: list[list[list[float]]], means: list[float | None], title: str) -> str:
+    """Score distributions: each value's share of the player-games, the rule sets' bars side
+    by side in each value's slot, and each mean as a dashed line."""
+    width, height, x0, y0, plot_h = 330, 176, 40, 144, 120
     values = [v for s in series for v, _c in s]
     if not values:
         return ""
     low, high = min(values), max(values)
-    span = max(1.0, high - low)
+    slots = high - low + 1
     shares = [[(v, c / max(1, sum(n for _v, n in s))) for v, c in s] for s in series]
     top = max((share for s in shares for _v, share in s), default=1) or 1
-    body = [f'<line x1="{x0}" y1="{y0}" x2="{width - 8}" y2="{y0}" stroke="#9aa5b1"/>']
-    plot_w = width - x0 - 8
+    plot_w = width - x0 - 10
+    slot = plot_w / slots
+    bar = max(0.8, slot * 0.9 / max(1, len(series)))
+    body = _axis(x0, y0, plot_w, plot_h, [top * i / 2 for i in range(3)], top)
     for s, rows in enumerate(shares):
-        bar = max(1.5, plot_w / (span + 1))
         for v, share in rows:
-            x = x0 + plot_w * (v - low) / (span + 1)
+            x = x0 + slot * (v - low) + s * bar
             h = plot_h * share / top
-            paint = f'fill="{COLOURS[s % 2]}" opacity="{0.75 if s == 0 else 0.45}"'
-            body.append(f'<rect x="{x:.1f}" y="{y0 - h:.1f}" width="{bar:.1f}" '
-                        f'height="{h:.1f}" {paint}/>')  # fmt: skip
-    for v in (low, (low + high) / 2, high):
-        x = x0 + plot_w * (v - low) / (span + 1)
+            body.append(f'<rect x="{x:.1f}" y="{y0 - h:.1f}" width="{bar:.2f}" '
+                        f'height="{h:.1f}" fill="{COLOURS[s % 2]}"><title>{v:g}: '
+                        f"{share:.1%}</title></rect>")  # fmt: skip
+    for s, mean in enumerate(means):
+        if mean is None:
+            continue
+        x = x0 + slot * (mean - low) + slot / 2
+        body.append(f'<line x1="{x:.1f}" y1="{y0 - plot_h}" x2="{x:.1f}" y2="{y0}" '
+                    f'stroke="{COLOURS[s % 2]}" stroke-dasharray="4 3"/>')  # fmt: skip
+    for v in sorted({low, round((low + high) / 2), high}):
+        x = x0 + slot * (v - low) + slot / 2
         body.append(f'<text x="{x:.1f}" y="{y0 + 14}" font-size="10" text-anchor="middle">'
                     f"{v:g}</text>")  # fmt: skip
-    return (f'<div><h3>{escape(title)}</h3>'
-            + _svg(width, height, body, f"distribution of {title}") + "</div>")  # fmt: skip
+    label = f"distribution of {title}, means dashed"
+    return f"<div><h3>{escape(title)}</h3>" + _svg(width, height, body, label) + "</div>"
 
 
 def _legend(labels: list[str]) -> str:
@@ -183,33 +215,64 @@ def _verdicts(items: list[dict[str, str]]) -> str:
     )
 
 
-def _coverage(rule_set: dict[str, Any]) -> str:
-    cov = rule_set["sections"]["coverage"]
-    if not cov["described"]:
-        return "<p>This game's mechanics describes no items: no rule coverage.</p>"
-    rows = []
-    for row in cov["items"]:
-        rate = row["taken_when_open"]["rate"]
-        shade = f"rgba(31,95,168,{0.08 + 0.6 * rate:.2f})" if rate is not None else "#f3d6d6"
-        rows.append(
-            f"<tr><td>{escape(row['kind'])}</td><td>{escape(row['name'])}</td>"
-            f"<td>{row['open']}</td><td>{row['taken']}</td><td>{row['completed']}</td>"
-            f'<td style="background:{shade}">{_pct(rate)}</td>'
-            f"<td>{_pct(row['win_rate_taken']['rate'])} / "
-            f"{_pct(row['win_rate_not_taken']['rate'])}</td>"
-            f'<td class="flag">{escape(", ".join(row["flags"]))}</td></tr>'
-        )
-    lints = "".join(
-        f"<li>{escape(x['kind'])} {escape(x['name'])}: {escape(x['reason'])}</li>"
-        for x in cov["lints"]
+def _shade(rate: float | None) -> str:
+    return f"rgba(31,95,168,{0.08 + 0.6 * rate:.2f})" if rate is not None else "#f3d6d6"
+
+
+def _coverage(sets: list[dict[str, Any]]) -> str:
+    """One table: each item, and per rule set how often it was open, taken, taken when open
+    (shaded by use), the win rates of takers and others, and its flags."""
+    described = [r for r in sets if r["sections"]["coverage"]["described"]]
+    parts = [
+        f"<p>{escape(r['label'])}: this game's mechanics describes no items.</p>"
+        for r in sets if not r["sections"]["coverage"]["described"]
+    ]  # fmt: skip
+    if not described:
+        return "".join(parts)
+    by_key: dict[tuple[str, str], list[dict[str, Any] | None]] = {}
+    for i, r in enumerate(described):
+        for row in r["sections"]["coverage"]["items"]:
+            by_key.setdefault((row["kind"], row["name"]), [None] * len(described))[i] = row
+    head = "".join(
+        f'<th colspan="4" style="color:{COLOURS[i % 2]}">{escape(r["label"])}</th>'
+        for i, r in enumerate(described)
     )
-    return (
-        "<table><tr><th>kind</th><th>item</th><th>open</th><th>taken</th><th>completed</th>"
-        "<th>taken when open</th><th>win rate taken / not</th><th>flags</th></tr>"
-        + "".join(rows)
-        + "</table>"
+    sub = "<th>open</th><th>taken when open</th><th>win rate taken / not</th><th>flags</th>"
+    rows = []
+    columns = 1 + 4 * len(described)
+    last_kind = None
+    for (kind, name), cells in by_key.items():
+        if kind != last_kind:
+            rows.append(f'<tr class="kind"><th colspan="{columns}">{escape(kind)}</th></tr>')
+            last_kind = kind
+        tds = []
+        for row in cells:
+            if row is None:
+                tds.append('<td colspan="4">not in this rule set</td>')
+                continue
+            rate = row["taken_when_open"]["rate"]
+            tds.append(
+                f"<td>{row['open']}</td>"
+                f'<td style="background:{_shade(rate)}">{_pct(rate)}</td>'
+                f"<td>{_pct(row['win_rate_taken']['rate'])} / "
+                f"{_pct(row['win_rate_not_taken']['rate'])}</td>"
+                f'<td class="flag">{escape(", ".join(row["flags"]))}</td>'
+            )
+        rows.append(f"<tr><td>{escape(name)}</td>{''.join(tds)}</tr>")
+    lints = "".join(
+        f"<li>{escape(r['label'])}: {escape(x['kind'])} {escape(x['name'])}: "
+        f"{escape(x['reason'])}</li>"
+        for r in described
+        for x in r["sections"]["coverage"]["lints"]
+    )
+    parts.append(
+        '<p>Counts are player-games; "taken when open" is the share of the player-games where '
+        "the item was open in which the player took it.</p>"
+        f'<table class="coverage"><tr><th rowspan="2">item</th>{head}</tr>'
+        f"<tr>{sub * len(described)}</tr>{''.join(rows)}</table>"
         + (f"<h3>Proved without playing</h3><ul>{lints}</ul>" if lints else "")
     )
+    return "".join(parts)
 
 
 def render_html(data: dict[str, Any]) -> str:
@@ -267,25 +330,29 @@ def render_html(data: dict[str, Any]) -> str:
     parts.append('<h2>Score structure</h2><div class="row">')
     parts.append(
         distributions(
-            [r["sections"]["balance"]["score_distribution"] for r in sets], "total (per player)"
+            [r["sections"]["balance"]["score_distribution"] for r in sets],
+            [r["sections"]["scores"]["total"]["mean"] for r in sets],
+            "total (per player)",
         )
     )
     names = list(
         dict.fromkeys(c["category"] for r in sets for c in r["sections"]["scores"]["categories"])
     )
     for name in names:
-        series = []
+        series, means = [], []
         for r in sets:
             found = [c for c in r["sections"]["scores"]["categories"] if c["category"] == name]
             series.append(found[0]["distribution"] if found else [])
-        parts.append(distributions(series, name.replace("_", " ")))
+            means.append(found[0]["mean"] if found else None)
+        parts.append(distributions(series, means, name.replace("_", " ")))
     parts.append("</div>")
     for r in sets:
         cats = r["sections"]["scores"]["categories"]
         rows = "".join(
-            f"<tr><td>{escape(c['category'].replace('_', ' '))}</td><td>{c['mean']}</td>"
-            f"<td>{c['sd']}</td><td>{_pct(c['share_of_total'])}</td>"
-            f"<td>{c['winners_minus_others']['difference']}</td><td>{c['separation']}</td></tr>"
+            f"<tr><td>{escape(c['category'].replace('_', ' '))}</td><td>{_fixed(c['mean'])}</td>"
+            f"<td>{_fixed(c['sd'])}</td><td>{_pct(c['share_of_total'])}</td>"
+            f"<td>{_num(c['winners_minus_others']['difference'])}</td>"
+            f"<td>{_fixed(c['separation'])}</td></tr>"
             for c in cats
         )
         parts.append(
@@ -296,7 +363,7 @@ def render_html(data: dict[str, Any]) -> str:
     ladders = [r["skill"] for r in sets]
     if any(ladders):
         parts.append("<h2>Skill ladder</h2>")
-        rungs = [f"{x['higher']} vs {x['lower']}" for x in (ladders[0] or {"rungs": []})["rungs"]]
+        rungs = [f"{x['higher']}\nvs {x['lower']}" for x in (ladders[0] or {"rungs": []})["rungs"]]
         played = [[x["higher_win_share"] if x["played"] else {"rate": None, "ci95": [None, None]}
                    for x in (ladder or {"rungs": []})["rungs"]] for ladder in ladders]  # fmt: skip
         if players > 1:
@@ -309,13 +376,12 @@ def render_html(data: dict[str, Any]) -> str:
     parts.append("<h2>Length and branching</h2><table><tr><th></th>"
                  + "".join(f"<th>{escape(label)}</th>" for label in labels) + "</tr>")  # fmt: skip
     for name in ("rounds", "turns", "actions"):
-        cells = "".join(f"<td>{r['sections']['length'][name]['mean']}</td>" for r in sets)
+        cells = "".join(f"<td>{_fixed(r['sections']['length'][name]['mean'], 1)}</td>"
+                        for r in sets)  # fmt: skip
         parts.append(f"<tr><td>{name} per game</td>{cells}</tr>")
     parts.append("<tr><td>legal actions per decision</td>" + "".join(
-        f"<td>{r['sections']['length']['branching']['legal_actions']['mean']}</td>"
+        f"<td>{_fixed(r['sections']['length']['branching']['legal_actions']['mean'], 1)}</td>"
         for r in sets) + "</tr></table>")  # fmt: skip
-    parts.append("<h2>Rule coverage</h2>")
-    for r in sets:
-        parts.append(f"<h3>{escape(r['label'])}</h3>" + _coverage(r))
+    parts.append("<h2>Rule coverage</h2>" + _coverage(sets))
     parts.append("</main></body></html>\n")
     return "".join(parts)
