@@ -278,7 +278,11 @@ def skill(ladder: dict[str, Any]) -> list[dict[str, str]]:
             text, level = "Luck dominates: no rung of the ladder beats the one below.", "warning"
         else:
             names = ", ".join(f"{r['higher']} over {r['lower']}" for r in beats)
-            text, level = f"Skill matters in part: {names}; the other rungs do not.", "note"
+            text = (
+                f"Skill matters in part: {names}; for the other rungs the 95% interval "
+                "includes a fair share at this sample size."
+            )
+            level = "note"
         details = "; ".join(_rung(r) for r in rungs)
         out.append(verdict("skill", level, f"{text} {details}."))
     if skipped:
