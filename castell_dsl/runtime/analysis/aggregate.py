@@ -23,6 +23,14 @@ def _rate(n: int, hits: Number) -> dict[str, Any]:
     return rate.summary()
 
 
+def _balance_index(rates: list[float | None]) -> float | None:
+    """1 - the largest difference between two seats' win rates (Ludii's Balance): 1 is even."""
+    known = [r for r in rates if r is not None]
+    if len(known) < 2:
+        return None
+    return round(1 - (max(known) - min(known)), 4)
+
+
 def _share(winners: Sequence[int]) -> Fraction | int:
     return 1 if len(winners) == 1 else Fraction(1, len(winners))
 
@@ -209,6 +217,7 @@ class RuleSetAggregate:
                  "score": self.position_scores[p].summary()}
                 for p in range(players)
             ],
+            "balance_index": _balance_index([r.value() for r in self.seat_wins]),
             "score_distribution": self.total_histogram.summary(),
             "outcomes": {name: rate.summary() for name, rate in sorted(self.outcomes.items())},
         }  # fmt: skip
