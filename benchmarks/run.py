@@ -323,20 +323,31 @@ def bench_mcts_alone(moves: int) -> dict:
 
 
 def bench_memory(small: int, large: int) -> dict:
-    code = (
-        "import resource, sys; "
-        "from castell_dsl.runtime.simulation import SimulationSpec, simulate; "
-        "n = int(sys.argv[1]); "
-        "simulate(SimulationSpec('castell', (), 4, ('random',) * 4, 0, n)); "
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
-    )
+    """Peak memory of `simulate` and of `analyze` (no ladder) for a small and a large batch,
+    each in a process of its own: both keep aggregates, not games."""
+    runs = {
+        "": "simulate(SimulationSpec('castell', (), 4, ('random',) * 4, 0, n))",
+        "analyze_": "analyze(parse_contender('castell'), None, 4, ['random'] * 4, 0, n, "
+        "skill=False)",
+    }
     out = {}
-    for n in (small, large):
-        result = subprocess.run(
-            [sys.executable, "-c", code, str(n)], check=True, capture_output=True, text=True
+    for prefix, call in runs.items():
+        code = (
+            "import resource, sys; "
+            "from castell_dsl.runtime.simulation import SimulationSpec, simulate; "
+            "from castell_dsl.runtime.analysis.report import analyze; "
+            "from castell_dsl.runtime.paired import parse_contender; "
+            f"n = int(sys.argv[1]); {call}; "
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
         )
-        out[f"peak_rss_mb_{n}_games"] = int(result.stdout.strip()) / 1024
-    out["growth_ratio"] = out[f"peak_rss_mb_{large}_games"] / out[f"peak_rss_mb_{small}_games"]
+        for n in (small, large):
+            result = subprocess.run(
+                [sys.executable, "-c", code, str(n)], check=True, capture_output=True, text=True
+            )
+            out[f"{prefix}peak_rss_mb_{n}_games"] = int(result.stdout.strip()) / 1024
+        out[f"{prefix}growth_ratio"] = (
+            out[f"{prefix}peak_rss_mb_{large}_games"] / out[f"{prefix}peak_rss_mb_{small}_games"]
+        )
     return out
 
 
@@ -458,11 +469,13 @@ def print_table(r: dict) -> None:
         (f"MCTS, 4-player Castell, {mcts['iterations_per_move']} iterations/move",
          f"{mcts['iterations_per_s']:,.0f} iterations/s", "≥ 10,000", "")
     )  # fmt: skip
-    keys = [k for k in mem if k.startswith("peak")]
-    rows.append(
-        ("simulation peak memory", " → ".join(f"{mem[k]:.0f} MB" for k in keys), "flat",
-         f"growth x{mem['growth_ratio']:.2f}")
-    )  # fmt: skip
+    for prefix, what in (("", "simulation"), ("analyze_", "analysis")):
+        keys = [k for k in mem if k.startswith(f"{prefix}peak")]
+        if keys:
+            rows.append(
+                (f"{what} peak memory", " → ".join(f"{mem[k]:.0f} MB" for k in keys), "flat",
+                 f"growth x{mem[f'{prefix}growth_ratio']:.2f}")
+            )  # fmt: skip
     width = max(len(row[0]) for row in rows)
     print(f"Castell DSL benchmarks — {r['date']} — {r['machine']}")
     print(f"{'measure':<{width}}  {'result':<40}  {'target':<22}  baseline / ratio")
