@@ -152,6 +152,8 @@ class LoadReport:
     diagnostics: list[Diagnostic]
     sources: dict[str, Source] = field(default_factory=dict)
     files: list[Path] = field(default_factory=list)
+    #: The resolved definitions, with which patch changed what and where (`rules show --diff`).
+    definitions: Definitions | None = None
 
     @property
     def ok(self) -> bool:
@@ -253,7 +255,12 @@ def load_report(
     origins = [display_path(path.resolve()), *(f"variant:{name}" for name in variants)]
     located = Diagnostics(blame(diags.items, defs, origins))
     report = LoadReport(
-        display_path(path), rules, located.sorted(), dict(defs.sources), loader.files_read()
+        display_path(path),
+        rules,
+        located.sorted(),
+        dict(defs.sources),
+        loader.files_read(),
+        defs,
     )
     report.sources.update(loader.sources)
     if rules is not None:
