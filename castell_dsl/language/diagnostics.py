@@ -150,6 +150,7 @@ class Diagnostic:
             "code": self.code,
             "severity": self.severity.value,
             "message": visible(self.message, keep_newlines=True),
+            "path": visible(self.span.path),
             "line": self.span.line,
             "column": self.span.column,
             "end_line": self.span.end_line,
