@@ -49,14 +49,10 @@ def analyze(
     castell+short-season). The same options give the same report for any --jobs or on Dask.
     """
     from ..runtime.analysis.report import analyze as run
-    from ..runtime.paired import Contender, bots_for, parse_contender
+    from ..runtime.paired import bots_for, parse_contender, with_variants
     from .paired import check_paired_run
 
-    subject = parse_contender(rules)
-    if variants:
-        subject = Contender(
-            "+".join([rules, *variants]), subject.rules, subject.variants + tuple(variants)
-        )
+    subject = with_variants(parse_contender(rules), variants)
     contenders = [subject] + ([parse_contender(base)] if base else [])
     seats = bots_for(bots, players)
     check_paired_run(ctx, "analyze", contenders, players, seats, seed, scheduler)

@@ -16,12 +16,13 @@ compact per-game figures of `analysis.measure`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+from ..language.loader import is_path_like
 from ..language.ruleset import RuleSet
 from .simulation import run_tasks, worker_rules
 
@@ -39,20 +40,30 @@ class Contender:
 
 
 def _as_file(text: str) -> str:
-    path = Path(text)
-    return str(path.resolve()) if path.is_file() else text
+    """A path (it looks like one: loading.resolve_rules_path) made absolute; a name as it is."""
+    return str(Path(text).resolve()) if is_path_like(text) else text
 
 
 def parse_contender(text: str) -> Contender:
     """`castell`, `rules/x.castell`, `./variant.castell` (a file that extends),
     `castell+short-season`, `castell+./eight-rounds.castell+generous-prizes`.
 
-    Files are made absolute, so workers elsewhere (another directory, a Dask worker on the
-    same file system) load the same file."""
-    if Path(text).is_file() or "+" not in text:
+    Names and paths are told apart as everywhere (a path contains a separator or ends in
+    `.castell`); a path that names an existing file is whole even if it holds a `+`. Files are
+    made absolute, so workers elsewhere (another directory, a Dask worker on the same file
+    system) load the same file."""
+    if "+" not in text or (is_path_like(text) and Path(text).is_file()):
         return Contender(text, _as_file(text), ())
     rules, *variants = text.split("+")
     return Contender(text, _as_file(rules), tuple(_as_file(v) for v in variants if v))
+
+
+def with_variants(contender: Contender, variants: Sequence[str]) -> Contender:
+    """`contender` with more variants (`--variant`, names or paths) applied after its own."""
+    if not variants:
+        return contender
+    label = "+".join([contender.label, *variants])
+    return Contender(label, contender.rules, contender.variants + tuple(map(_as_file, variants)))
 
 
 @dataclass(frozen=True)
@@ -102,4 +113,5 @@ __all__ = [
     "parse_contender",
     "play_paired",
     "run_paired",
+    "with_variants",
 ]

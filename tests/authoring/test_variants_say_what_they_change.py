@@ -27,10 +27,10 @@ from typing import Any
 
 import pytest
 
-from castell_dsl.cli.rules import diff_entries
 from castell_dsl.language import syntax as s
 from castell_dsl.language.core_kinds import TurnBody
 from castell_dsl.language.diagnostics import Diagnostics
+from castell_dsl.language.diff import diff_entries
 from castell_dsl.language.parser import parse
 from castell_dsl.language.source import Source
 from castell_dsl.runtime.loading import load_rules, rule_path

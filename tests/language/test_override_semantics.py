@@ -232,3 +232,24 @@ def test_the_property_sees_both_outcomes():
 def test_written_items_keep_directives_apart():
     items = written_items(GAMES[0].variants()[0])
     assert isinstance(items[0].item, s.Extends)
+
+
+def test_the_hash_sees_every_order_the_engine_sees(tmp_path, monkeypatch):
+    """Two rule files that differ only in the order of a turn's actions play different games
+    (the actions are offered in that order), so their hashes differ. The hash saves used to
+    record (`legacy_hash`, every map's keys sorted) did not tell them apart."""
+    from castell_dsl.runtime.loading import load_rules
+    from castell_dsl.runtime.simulation import play_game
+
+    base = GAMES[0].path.read_text(encoding="utf-8")
+    move = next(line for line in base.splitlines(keepends=True) if "action move " in line)
+    recruit = next(line for line in base.splitlines(keepends=True) if "action recruit " in line)
+    swapped = base.replace(move, "\0").replace(recruit, move).replace("\0", recruit)
+    (tmp_path / "swapped.castell").write_text(swapped, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    ours, theirs = load_rules("castell"), load_rules("./swapped.castell")
+    assert list(theirs.get("turn", "main").action)[:2] == ["recruit", "move"]
+    assert ours.legacy_hash == theirs.legacy_hash
+    assert ours.content_hash != theirs.content_hash and ours.hash != theirs.hash
+    games = [play_game(r, 4, 1, ["random"] * 4).state_hash() for r in (ours, theirs)]
+    assert games[0] != games[1]
