@@ -159,3 +159,5 @@ def _tables(console: Console, rule_set: dict[str, Any], players: int) -> None:
             console.print(f" [yellow]![/] {lint['kind']} {lint['name']}: {lint['reason']}")
     else:
         console.print(f"{label}: rule coverage: the mechanics describes no items.")
+    for warning in cov["warnings"]:
+        console.print(f" [yellow]![/] {warning['where']}: {warning['code']} {warning['message']}")

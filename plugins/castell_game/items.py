@@ -153,18 +153,17 @@ class CastellItems:
         return ()
 
     def lints(self) -> Iterator[tuple[int, str]]:
-        """Skills no wheel tile trains stay at rank 0 all game, so they are never taken; and a
-        tile that no team can complete at the ranks players can reach (the whole bag as the
-        team, the reachable ranks: the highest for trainable skills, 0 for the others) is
-        proved dead with the solver. The rule set's own check (E0260) proves completability
-        at the highest ranks of every skill, which is why only untrainable skills matter."""
+        """Tiles that no team can complete at the ranks players can reach: the whole bag as
+        the team, the highest rank of every skill a wheel tile trains and 0 for the others
+        (proved with the solver; an exhibition that needs an untrained skill without it).
+        The rule set's own check (E0260) proves every tile completable when every skill
+        reaches its highest rank, so only skills no tile trains can make one dead; that a
+        skill is never trained is the rule set's warning W0265, shown beside these."""
         t = self.t
-        untrainable = [s for s in t.skills if s not in t.wheel_tiles]
-        for skill in untrainable:
-            yield self.skill0 + t.skill_index[skill], "no wheel tile trains it: its rank stays 0"
+        untrainable = {s for s in t.skills if s not in t.wheel_tiles}
         if not untrainable:
             return
-        for tile, reason in uncompletable_tiles(t, set(untrainable)):
+        for tile, reason in uncompletable_tiles(t, untrainable):
             yield self.tile0 + tile, reason
 
 
@@ -213,4 +212,5 @@ def uncompletable_tiles(t: Tables, untrainable: set[str]) -> Iterator[tuple[int,
             )
         if found is None:
             skills = ", ".join(sorted(untrainable))
-            yield index, f"no team can complete it while {skills} stay at rank 0 (solver)"
+            verb = "stays" if len(untrainable) == 1 else "stay"
+            yield index, f"no team can complete it while {skills} {verb} at rank 0 (solver)"

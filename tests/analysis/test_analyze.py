@@ -158,6 +158,35 @@ def test_the_json_report_follows_its_schema(castell_json, toy):
         jsonschema.validate(broken, json_schema())
 
 
+NO_WIDTH = """\
+extends "castell"
+
+override wheel {
+  tiles [balance, balance, base, mix, strength, balance, special, special]
+}
+"""
+
+
+def test_castell_lints_what_the_solver_proves_dead_beside_the_rule_sets_warnings(tmp_path):
+    """Without a Width tile on the wheel (C-4.5, C-6) no player ever raises Width: the rule set
+    warns (W0265), and the solver proves which tiles no team completes at rank 0 of Width:
+    the exhibitions that use it and the shapes with a level wider than the limit above the
+    bottom one (Base relaxes only the bottom level)."""
+    variant = tmp_path / "no-width.castell"
+    variant.write_text(NO_WIDTH)
+    report = analyze(parse_contender(str(variant)), None, 2, ["random"] * 2, 0, 2, skill=False)
+    coverage = report["rule_sets"][0]["sections"]["coverage"]
+    assert [w["code"] for w in coverage["warnings"]] == ["W0265"]
+    assert (
+        coverage["warnings"][0]["where"] == "castell.castell:61"
+        or "width" in (coverage["warnings"][0]["message"])
+    )
+    dead = {lint["name"] for lint in coverage["lints"]}
+    assert dead == {"LP08", "LP09", "LP13", "LP14", "LP16", "LP21", "LP27", "LP28", "LP31"}
+    assert any("W0265" in t for t in texts(report, "coverage"))
+    assert any("9 item(s) proved unusable" in t for t in texts(report, "coverage"))
+
+
 def test_castell_coverage_names_its_items_through_the_contract(castell_json):
     data, _ = castell_json
     castell = data["rule_sets"][0]
@@ -239,7 +268,9 @@ def test_the_example_game_gets_every_section_but_coverage(monkeypatch):
     report = analyze(parse_contender(str(rules)), None, 2, ["random"] * 2, 0, 20,
                      skill=True, budget=60, rungs=("random", "greedy"))  # fmt: skip
     sets = report["rule_sets"][0]
-    assert sets["sections"]["coverage"] == {"described": False, "items": [], "lints": []}
+    assert sets["sections"]["coverage"] == {
+        "described": False, "items": [], "lints": [], "warnings": [],
+    }  # fmt: skip
     sections = {v["section"] for v in sets["verdicts"]}
     assert {"balance", "decisiveness", "drama", "length", "skill", "coverage"} <= sections
     [note] = texts(report, "coverage")

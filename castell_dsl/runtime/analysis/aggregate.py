@@ -285,7 +285,7 @@ class RuleSetAggregate:
 
     def _coverage(self, lints: Sequence[tuple[int, str]]) -> dict[str, Any]:
         if not self.items:
-            return {"described": False, "items": [], "lints": []}
+            return {"described": False, "items": [], "lints": [], "warnings": []}
         counts = self.item_counts.rows()
         rows = []
         for index, item in enumerate(self.items):
@@ -306,6 +306,7 @@ class RuleSetAggregate:
             )
         return {
             "described": True,
+            "warnings": [],
             "items": rows,
             "lints": [
                 {"kind": self.items[i].kind, "name": self.items[i].name, "reason": why}

@@ -228,7 +228,12 @@ def _coverage(sets: list[dict[str, Any]]) -> str:
         for r in sets if not r["sections"]["coverage"]["described"]
     ]  # fmt: skip
     if not described:
-        return "".join(parts)
+        warnings = "".join(
+            f"<li>{escape(w['where'])}: {escape(w['code'])} {escape(w['message'])}</li>"
+            for r in sets
+            for w in r["sections"]["coverage"]["warnings"]
+        )
+        return "".join(parts) + (f"<ul>{warnings}</ul>" if warnings else "")
     by_key: dict[tuple[str, str], list[dict[str, Any] | None]] = {}
     for i, r in enumerate(described):
         for row in r["sections"]["coverage"]["items"]:
@@ -264,6 +269,11 @@ def _coverage(sets: list[dict[str, Any]]) -> str:
         f"{escape(x['reason'])}</li>"
         for r in described
         for x in r["sections"]["coverage"]["lints"]
+    ) + "".join(
+        f"<li>{escape(r['label'])}: {escape(w['where'])}: {escape(w['code'])} "
+        f"{escape(w['message'])}</li>"
+        for r in sets
+        for w in r["sections"]["coverage"]["warnings"]
     )
     parts.append(
         '<p>Counts are player-games; "taken when open" is the share of the player-games where '

@@ -14,10 +14,11 @@ import json
 from collections.abc import Callable, Sequence
 from functools import partial
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from ..games import logic_for
-from ..loading import load_rules
+from ..loading import load_report, load_rules
 from ..paired import Contender, PairedSpec, run_paired
 from . import verdicts
 from .aggregate import PairedAggregate, RuleSetAggregate
@@ -30,6 +31,21 @@ SCHEMA = "castell-analysis/1"
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of the report (`schema.json`)."""
     return json.loads(resources.files(__package__).joinpath("schema.json").read_text())
+
+
+def rule_warnings(contender: Contender) -> list[dict[str, Any]]:
+    """The rule set's own warnings (`castell validate`'s designer lints: what compiles but can
+    never come into play), where they are: the coverage shows them beside what play found."""
+    report = load_report(contender.rules, contender.variants)
+    return [
+        {
+            "code": d.code,
+            "message": d.message,
+            "where": f"{Path(d.span.path).name}:{d.span.line}",
+        }
+        for d in report.diagnostics
+        if not d.is_error
+    ]
 
 
 def analyze(
@@ -77,6 +93,7 @@ def analyze(
         contenders, loaded, logics, aggregates, ladders, strict=True
     ):
         sections = aggregate.sections(list(logic.item_lints()), SAMPLE_EVERY)
+        sections["coverage"]["warnings"] = rule_warnings(contender)
         for row in sections["coverage"]["items"]:
             row["flags"] = verdicts.item_flags(row, games)
         judged = [

@@ -233,7 +233,7 @@ def coverage(sections: dict[str, Any], games: int) -> list[dict[str, str]]:
                 "note",
                 "This game's mechanics describes no items (GameLogic.items): no rule coverage.",
             )
-        ]
+        ] + [verdict("coverage", "warning", f"{w['code']} {w['message']}") for w in c["warnings"]]
     counts: dict[str, list[str]] = {}
     for row in c["items"]:
         for flag in row["flags"]:
@@ -245,6 +245,17 @@ def coverage(sections: dict[str, Any], games: int) -> list[dict[str, str]]:
             shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
             level = "warning" if flag in ("dead", "never used", "dominant") else "note"
             out.append(verdict("coverage", level, f"{len(names)} {flag}: {shown}."))
+    if c.get("warnings"):
+        out.append(
+            verdict(
+                "coverage",
+                "warning",
+                "The rule set's own lints: "
+                + "; ".join(f"{w['code']} {w['message']}" for w in c["warnings"][:4])
+                + ("" if len(c["warnings"]) <= 4 else f"; and {len(c['warnings']) - 4} more")
+                + ".",
+            )
+        )
     if c["lints"]:
         out.append(
             verdict(
