@@ -120,6 +120,29 @@ def test_a_budget_too_small_for_the_ladder_says_what_it_skipped(toy):
     assert any("Skipped for the budget: greedy vs random" in t for t in texts(report, "skill"))
 
 
+@pytest.mark.parametrize(("name", "players"), [("castell", 4), ("castell", 2), ("calico", 3),
+                                               ("calico", 1)])  # fmt: skip
+def test_the_measured_game_is_the_game_simulate_plays(name, players):
+    """Reading marks, scores and legal actions (on a copy) changes nothing in the game: the
+    same actions, totals and winners as `simulate`'s `play_game` (C-1 … C-10, K-1 … K-9)."""
+    from castell_dsl import load_rules
+    from castell_dsl.runtime.analysis.measure import measure_game
+    from castell_dsl.runtime.simulation import play_game
+
+    rules = load_rules(name)
+    seats = ("random", "greedy") if name == "castell" else ("random",)  # greedy Calico is slow
+    bots = tuple(seats[i % len(seats)] for i in range(players))
+    for seed in range(2):
+        game = play_game(rules, players, seed, bots)
+        record = measure_game(rules, players, seed, bots, seed, every=3)
+        result = game.result()
+        assert record["actions"] == len(game.log)
+        assert record["totals"] == [p["total"] for p in result["players"]]
+        assert record["winners"] == result["winners"]
+        assert len(record["leaders"]) == game.rounds and record["leaders"][-1] == result["winners"]
+        assert record["branching"]  # every third decision was counted, on a copy
+
+
 # ---- Castell through the command ---------------------------------------------------------------
 
 
