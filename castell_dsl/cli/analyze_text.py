@@ -9,7 +9,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from ..runtime.analysis.verdicts import DASH, MINUS
+from ..runtime.analysis.verdicts import DASH, MINUS, seats_note
 
 MARK = {"ok": "[green]✓[/]", "note": "[cyan]·[/]", "warning": "[yellow]![/]"}
 
@@ -49,6 +49,9 @@ def print_report(data: dict[str, Any], console: Console | None = None) -> None:
         f"seeds {s['seed']}..{s['seed'] + s['games'] - 1}",
         soft_wrap=True,
     )
+    note = seats_note(s["bots"])
+    if note:
+        console.print(f"[dim]{note}[/]")
     for rule_set in data["rule_sets"]:
         console.print(f"\n[bold underline]{rule_set['label']}[/] ({rule_set['title']})")
         for v in rule_set["verdicts"]:

@@ -274,6 +274,11 @@ def test_the_command_writes_the_html_and_prints_verdicts_first(tmp_path):
     assert result.exit_code == 0, result.output
     assert result.output.index("balance:") < result.output.index("win rate")
     assert out.read_text().startswith("<!DOCTYPE html>")
+    # random seats are said to be random, as simulate says (and greedy ones are not)
+    assert "Every seat is a random bot" in result.output
+    assert "Every seat is a random bot" in out.read_text()
+    greedy = run("analyze", "castell", "-n", "2", "-p", "2", "--bots", "greedy", "--no-skill")
+    assert greedy.exit_code == 0 and "random bot" not in greedy.output
 
 
 # ---- the example game, which describes no items -----------------------------------------------

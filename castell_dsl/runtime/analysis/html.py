@@ -12,6 +12,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from .verdicts import seats_note
+
 #: One colour per rule set (the subject, then the base), readable on white and in grey.
 COLOURS = ("#1f5fa8", "#d0631b")
 DASH = "\u2013"
@@ -303,6 +305,9 @@ def render_html(data: dict[str, Any]) -> str:
         f"means. Schema {escape(data['schema'])}.</p>",
         _legend(labels),
     ]
+    note = seats_note(s["bots"])
+    if note:
+        parts.append(f'<p class="sub">{escape(note)}</p>')
     for rule_set in sets:
         parts.append(f"<h2>Verdicts: {escape(rule_set['label'])}</h2>")
         parts.append(_verdicts(rule_set["verdicts"]))

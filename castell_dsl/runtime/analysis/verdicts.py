@@ -30,6 +30,19 @@ DOMINANT = 0.90
 DOMINANT_MIN_OPEN = 20
 
 
+#: Said of a report whose seats are all random bots (as `castell simulate` says of them).
+RANDOM_SEATS = (
+    "Every seat is a random bot: the figures show what the rules allow, not what good players "
+    "do. Seat real players (--bots greedy, or greedy,mcts) for a designer's numbers; the skill "
+    "ladder shows whether thinking pays."
+)
+
+
+def seats_note(bots: list[str]) -> str | None:
+    """The caveat for random seats, or None."""
+    return RANDOM_SEATS if bots and all(b == "random" for b in bots) else None
+
+
 def verdict(section: str, level: str, text: str) -> dict[str, str]:
     """One verdict: its section, `ok`, `note` or `warning`, and its sentence."""
     return {"section": section, "level": level, "text": text}
