@@ -112,7 +112,7 @@ def compile_rules(
     _check_references(rules, ctx, diags, broken)
     _check_graphs(rules, diags)
     _check_by_players(rules, ctx, diags)
-    _check_steps(rules, mechanics, diags)
+    _check_steps(rules, mechanics, diags, broken)
     used = _compile_expressions(rules, ctx, mechanics, defs, diags, broken)
     _check_table_coverage(rules, ctx, mechanics, diags)
     _check_components(rules, mechanics, diags, broken)
@@ -354,7 +354,9 @@ def _check_by_players(rules: RuleSet, ctx: ConvertContext, diags: Diagnostics) -
             )
 
 
-def _check_steps(rules: RuleSet, mechanics: GameSchema, diags: Diagnostics) -> None:
+def _check_steps(
+    rules: RuleSet, mechanics: GameSchema, diags: Diagnostics, broken: set[str]
+) -> None:
     for kind_name in ("start", "round"):
         steps = rules.definitions.get(kind_name) or ()
         for step in steps:
@@ -366,6 +368,8 @@ def _check_steps(rules: RuleSet, mechanics: GameSchema, diags: Diagnostics) -> N
                     did_you_mean(step.name, mechanics.steps)
                     or known_names_hint(f"steps of {mechanics.name}", mechanics.steps),
                 )
+            if step.kind == "turns" and step.name in broken:
+                continue  # its turn did not compile: reported there, not again here
             if step.kind == "turns" and rules.get("turn", step.name) is None:
                 names = list(rules.named("turn"))
                 diags.error(
