@@ -31,7 +31,6 @@ if TYPE_CHECKING:
         Frontend,
         Mechanics,
         PlayableGame,
-        RulesEditor,
         Variant,
         WebAssets,
     )
@@ -76,19 +75,11 @@ def register_variants() -> list[Variant]:
     """Variants implemented in code, selectable with `--variant NAME`.
 
     Return a list of `castell_dsl.contract.Variant`: a name, the rule set(s) it applies to, a
-    description, and what it changes (it is applied through `adjust_rules` or by its own
-    `adjust` function). Variant *files* in a rule path need no hook. Called once per process.
-    """
-
-
-@hookspec
-def adjust_rules(editor: RulesEditor, variants: tuple[str, ...], options: dict[str, Any]) -> None:
-    """Adjust a compiled rule set for the chosen variants and options, before a game starts.
-
-    `editor` wraps the immutable rule set: call `editor.replace(kind, value, name=None)` to
-    change a definition; every change records which plugin made it, and two variants changing
-    the same definition are reported as a conflict naming both. `variants` are the names the
-    user chose; act only on your own. Returns nothing. Called once per rule set load.
+    description, and what it changes: its `adjust(editor, options)` function, which changes
+    the compiled rule set through `editor.replace(kind, value, name=None)` (every change is
+    recorded as the variant's; two variants changing the same definition are reported as a
+    conflict naming both). Variant *files* in a rule path need no hook. Called once per
+    process.
     """
 
 

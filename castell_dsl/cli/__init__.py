@@ -53,7 +53,7 @@ class LazyGroup(click.Group):
         """Let each plugin add its commands, one plugin at a time: a plugin that fails is
         named and skipped, and a command name already taken (built-in or another plugin's)
         keeps its first owner, the clash reported naming both."""
-        from ..runtime.plugins import HOOK_FAILURES, NameClash, PluginError, get_plugins
+        from ..runtime.plugins import NameClash, PluginError, get_plugins
 
         plugins = get_plugins()
         if self._plugins_added is plugins:
@@ -63,16 +63,27 @@ class LazyGroup(click.Group):
             self.commands.pop(name, None)
         self.__dict__["_owners"] = {}
         self._plugins_added = plugins
-        caller = plugins.manager.hook.register_commands
-        for impl in caller.get_hookimpls():  # registration order: the first claim wins
-            guard = _CommandGuard(self, impl.plugin_name)
-            try:
-                impl.function(**({"cli": guard} if "cli" in impl.argnames else {}))
-            except HOOK_FAILURES as exc:
-                plugins.fail(PluginError(impl.plugin_name, "register_commands", exc))
-            for name, owner in guard.clashes:
-                clash = NameClash("command", name, owner, impl.plugin_name)
-                plugins.fail(PluginError(impl.plugin_name, "register_commands", clash))
+        guard = _CommandGuard(self)
+        plugins.call("register_commands", tolerant=True, cli=guard)
+        # Claims are settled in registration order (built-ins first): the first claim wins.
+        for plugin, name, command in sorted(
+            guard.requests, key=lambda r: plugins.registration_index(r[0])
+        ):
+            owner = self._claim(plugin, name, command)
+            if owner is not None:
+                clash = NameClash("command", name, owner, plugin)
+                plugins.fail(PluginError(plugin, "register_commands", clash))
+
+    def _claim(self, plugin: str, name: str, command: click.Command) -> str | None:
+        """Add a plugin's command unless the name is taken; return the owner if it is."""
+        owners = self.__dict__.setdefault("_owners", {})
+        if name in self.lazy:
+            return "castell (built-in)"
+        if name in self.commands:
+            return owners.get(name, "another plugin")
+        owners[name] = plugin
+        self.add_command(command, name)
+        return None
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         self._add_plugin_commands()
@@ -102,25 +113,18 @@ class LazyGroup(click.Group):
 
 
 class _CommandGuard:
-    """What a plugin's `register_commands` sees as `cli`: the group, except that adding a
-    command whose name is taken is refused (and recorded) instead of replacing it."""
+    """What plugins' `register_commands` see as `cli`: the group, except that commands are
+    requested in the name of the plugin adding them (`current_plugin`) and added afterwards,
+    in registration order, a taken name refused and recorded instead of replaced."""
 
-    def __init__(self, group: LazyGroup, plugin: str):
+    def __init__(self, group: LazyGroup):
         self._group = group
-        self._plugin = plugin
-        self.clashes: list[tuple[str, str]] = []
+        self.requests: list[tuple[str, str, click.Command]] = []
 
     def add_command(self, cmd: click.Command, name: str | None = None) -> None:
-        name = name or cmd.name or ""
-        owners = self._group.__dict__.setdefault("_owners", {})
-        if name in self._group.lazy:
-            self.clashes.append((name, "castell (built-in)"))
-            return
-        if name in self._group.commands:
-            self.clashes.append((name, owners.get(name, "another plugin")))
-            return
-        owners[name] = self._plugin
-        self._group.add_command(cmd, name)
+        from ..runtime.plugins import current_plugin
+
+        self.requests.append((current_plugin() or "unknown", name or cmd.name or "", cmd))
 
     def command(self, *args: Any, **kwargs: Any) -> Any:
         def decorator(func: Any) -> click.Command:

@@ -33,7 +33,9 @@ class Variant:
     name: str
     description: str
     applies_to: tuple[str, ...]  # rule set names (the `game NAME` label), e.g. ("castell",)
-    adjust: Callable[[RulesEditor, dict[str, Any]], None] | None = None
+    #: What the variant changes: `adjust(editor, options)` replaces definitions through the
+    #: editor (each change recorded as this variant's).
+    adjust: Callable[[RulesEditor, dict[str, Any]], None]
     #: Rule IDs this variant implements, for documentation and `castell plugins`.
     rule_ids: tuple[str, ...] = ()
 

@@ -3,8 +3,8 @@
 `load_rules("NAME", variants=("VARIANT",))` finds the rule file through the rule path (the
 directories games register through `register_rule_paths`, then `CASTELL_RULES_PATH`), resolves
 `extends` and `include`, applies variant files (found beside the rule set they are for, so
-variant names are per game), compiles, then lets code variants and `adjust_rules` hooks
-adjust the result. Compiled rule sets are cached per process, keyed by the files' contents'
+variant names are per game), compiles, then lets code variants (`Variant.adjust`) adjust
+the result. Compiled rule sets are cached per process, keyed by the files' contents'
 modification times, so bots and simulations pay for compilation once.
 
 Every rule set loaded here remembers its `Provenance`: the file actually given (absolute path,
@@ -39,7 +39,7 @@ from ..language.loader import (
 from ..language.ruleset import RuleSet
 from ..language.source import Source
 from ..language.text import visible
-from .plugins import PluginError, get_plugins, registries
+from .plugins import HOOK_FAILURES, PluginError, get_plugins, registries
 
 #: Errors after which compiling would only add noise (a file is missing or unreadable).
 FATAL_LOAD_CODES = frozenset(
@@ -321,10 +321,13 @@ def _apply_code_variants(
                 )
                 return None
             editor.origin = f"variant:{variant.name}"
-            if variant.adjust is not None:
+            try:
                 variant.adjust(editor, options)
-        editor.origin = "options"
-        get_plugins().call("adjust_rules", editor=editor, variants=chosen, options=options)
+            except VariantConflict:
+                raise
+            except HOOK_FAILURES as exc:  # the variant's plugin failed, not the rules
+                owner = registries().owners.get("variant", {}).get(variant.name, "?")
+                raise PluginError(owner, f"variant {variant.name}", exc) from exc
     except VariantConflict as exc:
         diags.error("E0273", str(exc), span, "combine their changes in one variant file")
         return None

@@ -16,17 +16,28 @@ fails in any way is named and skipped, and the rest keeps working:
 Every failure is a `PluginError` in `Plugins.failures`, printed once as a warning and listed
 by `castell plugins`; when one becomes a rule diagnostic it has code E0280.
 
+How: pluggy calls the hooks (`manager.hook.NAME(...)`), and a plugin is registered through
+`IsolatingPluginManager`, which wraps each of its hook implementations so that a failure is
+recorded as that plugin's `PluginError` and the call goes on with the other plugins; each result
+comes back as an `Answer` naming its plugin. `Plugins.call` decides what a failure means for
+the call at hand (raise it, or warn and skip). After loading, `check_pending` reports every hook
+implementation whose name no hook has (a misspelt `register_bot`), by plugin and name.
+
 Debugging switches:
 - `CASTELL_DISABLE_PLUGINS=name,name` skips those entry points;
 - `--no-plugins` (or `CASTELL_NO_PLUGINS=1`) loads only the built-in plugins;
-- `CASTELL_TRACE_HOOKS=1` logs every hook call, with its plugin, to standard error.
+- `CASTELL_TRACE_HOOKS=1` logs every hook call, with its plugins, to standard error (pluggy's
+  hook-call monitoring).
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
-from collections.abc import Callable, Mapping
+import types
+from collections.abc import Callable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib import metadata
@@ -35,7 +46,7 @@ from typing import Any
 import pluggy
 
 from .. import hookspecs
-from ..language.diagnostics import register_codes
+from ..language.diagnostics import did_you_mean, register_codes
 
 ENTRY_POINT_GROUP = "castell_dsl"
 BUILTIN_DISTRIBUTION = "castell-dsl"
@@ -84,41 +95,118 @@ class PluginInfo:
     error: str | None = None
 
 
+@dataclass(frozen=True)
+class Answer:
+    """A hook implementation's result (never None), with the plugin that gave it."""
+
+    plugin: str
+    value: Any
+
+
+class UnknownHook(Exception):
+    """A plugin implements a hook no specification has (a misspelt name)."""
+
+
+#: The plugin whose hook implementation is running (its `register_commands` adds commands
+#: in its own name).
+_CURRENT: ContextVar[str | None] = ContextVar("castell_plugin", default=None)
+
+
+def current_plugin() -> str | None:
+    """The plugin whose hook implementation is running now, if any."""
+    return _CURRENT.get()
+
+
+class IsolatingPluginManager(pluggy.PluginManager):
+    """pluggy's manager, registering each plugin with every hook implementation wrapped: a
+    failure becomes that plugin's `PluginError`, handed to `on_failure`, and the hook call goes
+    on with the other plugins; a result comes back as an `Answer`. Generator hook wrappers
+    (`wrapper=True`, `hookwrapper=True`) are registered as they are."""
+
+    def __init__(self, project_name: str):
+        super().__init__(project_name)
+        #: Who hears of a failure (`Plugins` sets it); without one, the failure is raised.
+        self.on_failure: Callable[[PluginError], None] | None = None
+
+    def register(self, plugin: object, name: str | None = None) -> str | None:
+        name = name or self.get_canonical_name(plugin)
+        return super().register(self._isolated(plugin, name), name)
+
+    def _isolated(self, plugin: object, name: str) -> object:
+        proxy = types.SimpleNamespace(__name__=getattr(plugin, "__name__", name), plugin=plugin)
+        for attr in dir(plugin):
+            opts = self.parse_hookimpl_opts(plugin, attr)
+            if opts is None:
+                continue
+            function = getattr(plugin, attr)
+            if opts.get("wrapper") or opts.get("hookwrapper"):
+                setattr(proxy, attr, function)
+            else:
+                setattr(proxy, attr, self._guarded(function, name, attr))
+        return proxy
+
+    def _guarded(self, function: Callable[..., Any], plugin: str, hook: str) -> Callable:
+        @functools.wraps(function)  # the same arguments and hookimpl marker, for pluggy
+        def guarded(*args: Any, **kwargs: Any) -> Any:
+            token = _CURRENT.set(plugin)
+            try:
+                value = function(*args, **kwargs)
+            except HOOK_FAILURES as exc:
+                error = exc if isinstance(exc, PluginError) else PluginError(plugin, hook, exc)
+                if self.on_failure is None:
+                    raise error from exc
+                self.on_failure(error)
+                return None
+            finally:
+                _CURRENT.reset(token)
+            return None if value is None else Answer(plugin, value)
+
+        return guarded
+
+
 @dataclass
 class Plugins:
     """The loaded plugins and a safe way to call their hooks."""
 
-    manager: pluggy.PluginManager
+    manager: IsolatingPluginManager
     infos: dict[str, PluginInfo] = field(default_factory=dict)
     trace: bool = False
     failures: list[PluginError] = field(default_factory=list)
+    #: Failures of the hook calls under way, innermost last (see `call`).
+    _calls: list[list[PluginError]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.manager.on_failure = self._failed
+        if self.trace:
+            self.manager.add_hookcall_monitoring(_trace_before, _trace_after)
+
+    def _failed(self, error: PluginError) -> None:
+        if self._calls:
+            self._calls[-1].append(error)
+        else:  # a hook called outside `call` (pluggy directly): warn and go on
+            self.fail(error)
 
     def call(
         self, hook_name: str, *, tolerant: bool = False, _pairs: bool = False, **kwargs: Any
     ) -> list[Any]:
-        """Call every implementation of a hook; a failure raises `PluginError` naming the
-        plugin and the hook (or, when `tolerant`, is reported as a warning and skipped).
-        With `_pairs`, each result comes as (plugin name, result)."""
-        caller = getattr(self.manager.hook, hook_name)
-        results = []
-        # pluggy calls later-registered implementations first; keep that order.
-        for impl in reversed(caller.get_hookimpls()):
-            args = {name: kwargs[name] for name in impl.argnames if name in kwargs}
-            if self.trace:
-                print(f"castell: hook {hook_name} -> {impl.plugin_name}", file=sys.stderr)
-            try:
-                result = impl.function(**args)
-            except PluginError:
-                raise
-            except HOOK_FAILURES as exc:
-                error = PluginError(impl.plugin_name, hook_name, exc)
-                if not tolerant:
-                    raise error from exc
-                self.fail(error)
-                continue
-            if result is not None:
-                results.append((impl.plugin_name, result))
-        return [result for _plugin, result in results] if not _pairs else results
+        """Call a hook through pluggy (every implementation; the first answer for a
+        `firstresult` hook), in pluggy's order: the last registered first. A plugin's failure
+        raises its `PluginError` once the others have answered (or, when `tolerant`, is
+        reported as a warning and skipped). With `_pairs`, each result comes as (plugin name,
+        result)."""
+        failed: list[PluginError] = []
+        self._calls.append(failed)
+        try:
+            results = getattr(self.manager.hook, hook_name)(**kwargs)
+        finally:
+            self._calls.pop()
+        if failed and not tolerant:
+            raise failed[0]
+        for error in failed:
+            self.fail(error)
+        answers = results if isinstance(results, list) else [results]
+        pairs = [(a.plugin, a.value) for a in answers if isinstance(a, Answer)]
+        return pairs if _pairs else [value for _plugin, value in pairs]
 
     def fail(self, error: PluginError) -> None:
         """Record a plugin's failure and warn once; the plugin's contribution is skipped."""
@@ -167,27 +255,36 @@ class Plugins:
         return [item for _plugin, item in self.collect_from(hook_name, **kwargs)]
 
     def hook_caller(self, hook_name: str) -> Callable[..., None] | None:
-        """A fast caller for a hook called often (per move), or None when nothing implements
-        it: the implementations are looked up once, failures still name plugin and hook."""
-        impls = list(reversed(getattr(self.manager.hook, hook_name).get_hookimpls()))
-        if not impls:
+        """A caller for a hook called often (per move), or None when nothing implements it, so
+        that an unused hook costs nothing. A failure raises, naming plugin and hook."""
+        if not getattr(self.manager.hook, hook_name).get_hookimpls():
             return None
-        if self.trace:
-
-            def traced(**kwargs: Any) -> None:
-                self.call(hook_name, **kwargs)
-
-            return traced
-        bound = [(impl.plugin_name, impl.function, tuple(impl.argnames)) for impl in impls]
 
         def call(**kwargs: Any) -> None:
-            for plugin, function, argnames in bound:
-                try:
-                    function(**{name: kwargs[name] for name in argnames})
-                except HOOK_FAILURES as exc:
-                    raise PluginError(plugin, hook_name, exc) from exc
+            self.call(hook_name, **kwargs)
 
         return call
+
+    def registration_index(self, plugin: str) -> int:
+        """Where a plugin stands in registration order (built-ins first); unknown ones last."""
+        names = list(self.infos)
+        return names.index(plugin) if plugin in names else len(names)
+
+    def check_pending(self) -> None:
+        """pluggy's `check_pending`, reporting every hook implementation that no hook
+        specification matches (a misspelt name) as its plugin's failure, rather than raising
+        at the first: the plugin's other hooks keep working."""
+        specs = [n for n in dir(hookspecs) if hasattr(getattr(hookspecs, n), "castell_dsl_spec")]
+        for name in sorted(vars(self.manager.hook)):
+            caller = getattr(self.manager.hook, name)
+            if not isinstance(caller, pluggy.HookCaller) or caller.has_spec():
+                continue
+            for impl in caller.get_hookimpls():
+                if impl.optionalhook:
+                    continue
+                hint = did_you_mean(name, specs) or "see `castell plugins --reference`"
+                unknown = UnknownHook(f"no hook is named '{name}' ({hint})")
+                self.fail(PluginError(impl.plugin_name, name, unknown))
 
     def hooks_of(self, plugin_name: str) -> list[str]:
         plugin = self.manager.get_plugin(plugin_name)
@@ -214,11 +311,20 @@ def _entry_points() -> list[metadata.EntryPoint]:
     return sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
 
 
+def _trace_before(hook_name: str, impls: Sequence[pluggy.HookImpl], kwargs: Any) -> None:
+    for impl in impls:
+        print(f"castell: hook {hook_name} -> {impl.plugin_name}", file=sys.stderr)
+
+
+def _trace_after(outcome: Any, hook_name: str, impls: Any, kwargs: Any) -> None:
+    return None
+
+
 def load_plugins(builtins_only: bool | None = None) -> Plugins:
     """Discover and register plugins (no caching; see `get_plugins`)."""
     if builtins_only is None:
         builtins_only = builtins_only_from_env()
-    manager = pluggy.PluginManager("castell_dsl")
+    manager = IsolatingPluginManager("castell_dsl")
     manager.add_hookspecs(hookspecs)
     plugins = Plugins(manager, trace=os.environ.get("CASTELL_TRACE_HOOKS", "") not in ("", "0"))
     disabled = _disabled()
@@ -239,6 +345,7 @@ def load_plugins(builtins_only: bool | None = None) -> Plugins:
             if manager.get_plugin(ep.name) is not None:
                 manager.unregister(name=ep.name)
         plugins.infos[ep.name] = info
+    plugins.check_pending()
     return plugins
 
 

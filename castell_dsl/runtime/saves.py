@@ -498,7 +498,7 @@ def _what_changed(info: dict[str, Any], fmt: str, beside: Path | None) -> str:
             "was played with a file that extends it, replay it with --rules FILE"
         )
     return (
-        "the rule files are unchanged, so a plugin (a code variant, an adjust_rules hook) or "
+        "the rule files are unchanged, so a plugin (a code variant) or "
         "Castell DSL itself now compiles them differently"
     )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pluggy
 import pytest
 from click.testing import CliRunner
 
@@ -160,16 +161,73 @@ def test_a_plugin_raising_in_a_hook_is_named_with_the_hook(tmp_path, monkeypatch
     assert "Traceback" not in err
 
 
-def test_a_plugin_raising_in_adjust_rules_is_a_diagnostic(monkeypatch):
+def test_a_code_variant_raising_is_a_diagnostic_naming_its_plugin(monkeypatch):
+    from castell_dsl.contract import Variant
+
+    def explode(editor, options):
+        raise ValueError("bad adjustment")
+
     class Exploding:
         @hookimpl
-        def adjust_rules(self, editor, variants, options):
-            raise ValueError("bad adjustment")
+        def register_variants(self):
+            return [Variant("exploding", "explodes", ("castell",), explode)]
 
+    reset()
     get_plugins().manager.register(Exploding(), name="exploding")
-    report = load_report("castell")
+    report = load_report("castell", ("exploding",))
     assert report.rules is None
-    assert "plugin 'exploding' failed in hook 'adjust_rules'" in report.diagnostics[0].message
+    assert [d.code for d in report.diagnostics] == ["E0280"]
+    message = report.diagnostics[0].message
+    assert "plugin 'exploding' failed in hook 'variant exploding'" in message
+    assert "ValueError: bad adjustment" in message
+
+
+def test_a_misspelt_hook_is_named_with_the_hook_it_meant(capsys):
+    """pluggy's check_pending, after loading: `register_bot` is no hook; the plugin is named,
+    its other hooks keep working, and `castell plugins` lists the failure."""
+
+    class Misspelt:
+        @hookimpl
+        def register_bot(self):
+            return []
+
+        @hookimpl
+        def default_rules(self):
+            return None
+
+    reset()
+    plugins = get_plugins()
+    plugins.manager.register(Misspelt(), name="misspelt")
+    plugins.check_pending()
+    (failure,) = [f for f in plugins.failures if f.plugin == "misspelt"]
+    assert failure.hook == "register_bot"
+    assert "no hook is named 'register_bot' (did you mean 'register_bots'?)" in str(failure)
+    assert "register_bot" in capsys.readouterr().err
+    assert plugins.call("default_rules") == ["castell"]  # the first answer, through pluggy
+
+
+def test_hooks_are_called_through_pluggy_and_a_failure_keeps_the_others(monkeypatch):
+    """A plugin failing in a registration hook is skipped; the built-ins' answers stay."""
+
+    class Failing:
+        @hookimpl
+        def register_bots(self):
+            raise RuntimeError("no bots today")
+
+    reset()
+    plugins = get_plugins()
+    plugins.manager.register(Failing(), name="failing")
+    called = []
+    original = pluggy.HookCaller.__call__
+    monkeypatch.setattr(
+        pluggy.HookCaller,
+        "__call__",
+        lambda self, **kw: called.append(self.name) or original(self, **kw),
+    )
+    names = [bot.name for bot in plugins.collect("register_bots")]
+    assert called == ["register_bots"] and {"random", "greedy", "mcts"} <= set(names)
+    assert any(f.plugin == "failing" and f.hook == "register_bots" for f in plugins.failures)
+    reset()
 
 
 def test_no_plugins_loads_built_ins_only(tmp_path, monkeypatch, capsys):

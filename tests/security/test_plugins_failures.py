@@ -156,10 +156,13 @@ def test_name_clashes_keep_the_first_owner_and_name_both(install, capsys):
         return [Frontend("jsonl", "another", lambda session: 0)]
 
     def register_variants() -> Any:
-        return [Variant("mine", "fine", ("castell",))]
+        return [Variant("mine", "fine", ("castell",), _unchanged)]
 
     def register_late_variants() -> Any:
-        return [Variant("mine", "a late copy", ("castell",)), Variant("own", "ok", ("castell",))]
+        return [
+            Variant("mine", "a late copy", ("castell",), _unchanged),
+            Variant("own", "ok", ("castell",), _unchanged),
+        ]
 
     # "aaa" sorts before every built-in: registration order must still favour the built-ins.
     install(
@@ -229,20 +232,27 @@ def test_a_plugin_command_cannot_replace_a_taken_name(install, capsys):
     assert any("command 'tower' is already registered by plugin 'castell'" in f for f in failures)
 
 
-def test_a_failing_adjust_rules_hook_is_diagnostic_e0280(install, capsys):
-    def adjust_rules(editor: Any, variants: Any, options: Any) -> None:
+def test_a_failing_code_variant_is_diagnostic_e0280(install, capsys):
+    from castell_dsl.contract import Variant
+
+    def adjust(editor: Any, options: Any) -> None:
         raise RuntimeError("cannot adjust")
 
-    install("adjuster", lambda: _module("adjuster", adjust_rules=adjust_rules))
+    variant = Variant("adjuster", "fails", ("castell",), adjust)
+    install("adjuster", lambda: _module("adjuster", register_variants=lambda: [variant]))
     from castell_dsl.runtime.loading import load_report
 
-    report = load_report("castell")
+    report = load_report("castell", ("adjuster",))
     assert [d.code for d in report.diagnostics] == ["E0280"]
-    assert "plugin 'adjuster' failed in hook 'adjust_rules'" in report.diagnostics[0].message
+    assert "plugin 'adjuster' failed in hook 'variant adjuster'" in report.diagnostics[0].message
     capsys.readouterr()
-    assert main(["simulate", "--games", "1", "--players", "2"]) == 1
+    assert main(["simulate", "--games", "1", "--players", "2", "--variant", "adjuster"]) == 1
     err = capsys.readouterr().err
     assert "E0280" in err and "internal error" not in err
+
+
+def _unchanged(editor: Any, options: Any) -> None:
+    """A code variant that changes nothing."""
 
 
 def test_no_fake_plugin_leaks(capsys):
