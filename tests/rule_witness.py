@@ -145,7 +145,12 @@ def groups(entries: tuple[s.Entry, ...]) -> list[list[s.Entry]]:
 
 
 def definition_json(rules_json: dict, json_key: str, named: bool, label: str | None) -> Any:
+    """A definition's JSON in a rule set's JSON; for a named map-bodied kind (`table NAME`),
+    its map (the JSON wraps it as `{"name", "entries"}`)."""
     value = rules_json.get(json_key)
     if not named:
         return value
-    return next((d for d in value or [] if d.get("name") == label), None)
+    found = next((d for d in value or [] if d.get("name") == label), None)
+    if isinstance(found, dict) and set(found) == {"name", "entries"}:
+        return found["entries"]
+    return found

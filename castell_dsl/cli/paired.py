@@ -54,7 +54,7 @@ def check_paired_run(
 ) -> None:
     """Refuse, before any game is played, what the run could not use."""
     from ..runtime.bots import BotSpecError, make_bot
-    from ..runtime.games import GameSetupError, start_game
+    from ..runtime.games import GameSetupError, check_players, start_game
     from ..runtime.loading import load_report
     from ..runtime.simulation import SchedulerError, connect_scheduler
     from .rules import print_diagnostics
@@ -68,13 +68,8 @@ def check_paired_run(
             ctx.exit(EXIT_FAILED)
         rules = loaded.rules
         assert rules is not None
-        low, high = rules.game.players
-        if not low <= players <= high:
-            usage_error(
-                ctx, command,
-                f"{contender.label}: {rules.game.title} is for {low} to {high} players",
-            )  # fmt: skip
         try:
+            check_players(rules, players)
             for seat, spec in enumerate(seats):
                 make_bot(spec, rules, seat, 0)
             start_game(rules, players, seed, record_events=False)

@@ -38,7 +38,7 @@ def play(ctx: click.Context, **options: Any) -> None:
     from pathlib import Path
 
     from ..runtime.bots import BotSpecError
-    from ..runtime.games import GameSetupError
+    from ..runtime.games import GameSetupError, check_players
     from ..runtime.loading import default_rules, load_report
     from ..runtime.plugins import registries
     from ..runtime.saves import SaveError
@@ -78,9 +78,10 @@ def play(ctx: click.Context, **options: Any) -> None:
             rules = report.rules
             assert rules is not None
             seats = parse_seats(seats_text or "you,greedy,mcts")
-            low, high = rules.game.players
-            if not low <= len(seats) <= high:
-                _error(ctx, f"{rules.game.title} is for {low} to {high} players, not {len(seats)}")
+            try:
+                check_players(rules, len(seats))
+            except GameSetupError as exc:
+                _error(ctx, str(exc))
             seed = settings.get("seed")
             if seed is None:
                 seed = secrets.randbelow(1_000_000)

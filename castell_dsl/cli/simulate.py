@@ -43,7 +43,7 @@ def simulate(ctx: click.Context, **options: Any) -> None:
     The same options give the same results, byte for byte, whatever --jobs is.
     """
     from ..runtime.bots import BotSpecError, make_bot
-    from ..runtime.games import GameSetupError, start_game
+    from ..runtime.games import GameSetupError, check_players, start_game
     from ..runtime.loading import default_rules, load_report
     from ..runtime.simulation import SchedulerError, SimulationSpec, connect_scheduler
     from ..runtime.simulation import simulate as run
@@ -63,9 +63,10 @@ def simulate(ctx: click.Context, **options: Any) -> None:
         ctx.exit(EXIT_FAILED)
     rules = report.rules
     assert rules is not None
-    low, high = rules.game.players
-    if not low <= players <= high:
-        _error(ctx, f"{rules.game.title} is for {low} to {high} players, not {players}")
+    try:
+        check_players(rules, players)
+    except GameSetupError as exc:
+        _error(ctx, str(exc))
     bots = [b.strip() for b in str(settings.get("bots", "random")).split(",") if b.strip()]
     if len(bots) == 1:
         bots = bots * players

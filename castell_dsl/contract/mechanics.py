@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 
 @dataclass
 class Mechanics(ABC):
-    """What a game family contributes. Subclass it, or fill the fields and pass callables."""
+    """What a game family contributes. Subclass it: give the fields (as dataclass defaults or
+    to the constructor) and implement `build`; override `check` to add rule checks."""
 
     name: str
     description: str

@@ -79,6 +79,21 @@ def state_hash(state: dict) -> str:
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 
 
+def player_count_problem(rules: RuleSet, players: int) -> str | None:
+    """Why a game of `rules` cannot have `players` players (None: it can): the one check of a
+    player count, which every command, the RL environments and the web lobby ask before
+    starting (a mechanics may refuse more when the game starts, e.g. a variant's bag)."""
+    low, high = rules.game.players
+    if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
+        shown = (
+            f"{low} player"
+            if low == high == 1
+            else (f"{low} players" if low == high else f"{low} to {high} players")
+        )
+        return f"{rules.game.title} is for {shown}, not {players}"
+    return None
+
+
 class Game:
     """One game in progress. Create one with `castell_dsl.new_game` (which finds the logic
     through the plugins), or hand it a rule set and a logic directly."""
@@ -93,9 +108,9 @@ class Game:
         record_events: bool = True,
         observers: Iterable[Observer] = (),
     ):
-        low, high = rules.game.players
-        if not low <= players <= high:
-            raise ValueError(f"{rules.game.title} is for {low} to {high} players, not {players}")
+        problem = player_count_problem(rules, players)
+        if problem is not None:
+            raise ValueError(problem)
         self.rules = rules
         self.logic = logic
         self.plan = plan_for(rules)

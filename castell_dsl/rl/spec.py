@@ -14,7 +14,7 @@ import numpy as np
 
 from ..engine.game import Game
 from ..language.ruleset import RuleSet
-from ..runtime.games import start_game
+from ..runtime.games import check_players, start_game
 from ..runtime.loading import load_rules
 from .codec import ActionCodec, codec_for
 from .explore import DEFAULT_BUDGET, Exploration, explore
@@ -130,9 +130,7 @@ def game_spec(
     found = _SPECS.get(key)
     if found is not None:
         return found
-    low, high = ruleset.game.players
-    if not low <= players <= high:
-        raise ValueError(f"{ruleset.game.title} is for {low} to {high} players, not {players}")
+    check_players(ruleset, players)  # a GameSetupError, which is a ValueError
     exploration = explore(
         ruleset,
         players,

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..contract import GameLogic, Observer
-from ..engine.game import Game
+from ..engine.game import Game, player_count_problem
 from ..language.ruleset import RuleSet
 from .plugins import get_plugins, registries
 
@@ -24,6 +24,14 @@ class MechanicsNotFound(LookupError):
 class GameSetupError(ValueError):
     """The rules or their mechanics refuse these options (e.g. Calico's low-luck variant
     with 3 or 4 players): an expected failure with a message, not a bug."""
+
+
+def check_players(rules: RuleSet, players: int) -> None:
+    """Refuse a player count the rules do not allow, before anything else is set up (the
+    engine's one check: `engine.game.player_count_problem`)."""
+    problem = player_count_problem(rules, players)
+    if problem is not None:
+        raise GameSetupError(problem)
 
 
 @lru_cache(maxsize=64)
