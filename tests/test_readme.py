@@ -24,3 +24,15 @@ def test_readme_variant_example_is_the_shipped_file():
     shipped = (ROOT / "rules" / "castell" / "variants" / "short-season.castell").read_text()
     for line in ("override game { rounds 8 }", "remove performance LP15, LP16"):
         assert line in text and line in shipped
+
+
+def test_the_readme_is_for_users_and_the_speed_log_is_in_docs():
+    """The README's Speed section keeps the table and a paragraph; the log of the speed work
+    (what changed each round, what was tried) lives in docs/performance.md."""
+    text = (ROOT / "README.md").read_text()
+    speed = text[text.index("## Speed\n") : text.index("\n## ", text.index("## Speed\n") + 1)]
+    prose = [line for line in speed.splitlines() if line and not line.startswith("|")]
+    assert len(prose) <= 20, "the README's Speed section is a table and a paragraph"
+    assert "docs/performance.md" in speed
+    log = (ROOT / "docs" / "performance.md").read_text()
+    assert "What changed this round" in log and "What changed this round" not in text
