@@ -665,6 +665,13 @@ class CalicoLogic(GameLogic):
 
         return {"scenario": scenario_report(self, game, self.scenario)}
 
+    def outcome(self, report: dict[str, Any]) -> list[str]:
+        """A scenario's verdict in words, per player (K-8.4)."""
+        from .scenarios import outcome_lines
+        from .views import OBJECTIVE_WORDS
+
+        return outcome_lines(report, OBJECTIVE_WORDS)
+
     def heuristic(self, game: GameContext, player: int) -> float:
         """The score now, plus half the value of buttons and group cats that buttonless,
         tokenless groups are growing towards: a one-move-ahead bot builds towards them."""
