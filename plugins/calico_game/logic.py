@@ -687,10 +687,24 @@ class CalicoLogic(GameLogic):
         return hint_lines(self, game, player)
 
     # ---- views --------------------------------------------------------------------------------
+    def legend(self) -> dict[str, Any]:
+        """The design goals (K-4): title, the counts of alike patches among the six
+        neighbours, the points one way and both ways; the colours and patterns in order."""
+        goals = {
+            name: {
+                "title": goal.title,
+                "counts": list(goal.counts),
+                "one_way": goal.one_way,
+                "both_ways": goal.both_ways,
+            }
+            for name, goal in self.rules.named("goal").items()
+        }
+        return {"goals": goals, "colours": list(self.colours), "patterns": list(self.patterns)}
+
     def notation(self) -> list[str]:
         return [
             "goals all_different aa_bb_cc aaa_bbb   (your goals for the spaces, in order)",
-            "place pink/vines 3,2                   (a hand patch, then column,row)",
+            "place pink/vines 2,2                   (a hand patch, then column,row)",
             "take yellow/dots                       (a market patch)",
         ]
 
