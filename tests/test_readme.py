@@ -19,13 +19,6 @@ def test_ci_runs_the_readme_test_command_verbatim():
     assert test_command in (ROOT / ".ci" / "run").read_text()
 
 
-def test_readme_variant_example_is_the_shipped_file():
-    text = (ROOT / "README.md").read_text()
-    shipped = (ROOT / "rules" / "castell" / "variants" / "short-season.castell").read_text()
-    for line in ("override game { rounds 8 }", "remove performance LP15, LP16"):
-        assert line in text and line in shipped
-
-
 def test_the_readme_is_for_users_and_the_speed_log_is_in_docs():
     """The README's Speed section keeps the table and a paragraph; the log of the speed work
     (what changed each round, what was tried) lives in docs/performance.md."""

@@ -69,13 +69,16 @@ def validate(
     a note.
     """
     from ..language.diagnostics import Diagnostic, render_github, render_text, to_json_report
+    from ..language.loader import is_path_like
     from ..language.text import visible
     from ..runtime.loading import default_rules, load_report, rule_path
 
-    # A rule set may be named (`castell`) rather than given by path, with --variant.
+    # A rule set may be named (`castell`) rather than given by path: an argument that does not
+    # look like a path (no separator, no .castell) and names an installed rule set means it,
+    # whatever the working directory holds (loading.resolve_rules_path); else it is a path.
     search = rule_path()
     named = bool(paths) and all(
-        not Path(p).exists() and search.find_rules(p) is not None for p in paths
+        not is_path_like(p) and search.find_rules(p) is not None for p in paths
     )
     if not paths and variants:
         paths, named = (default_rules(),), True

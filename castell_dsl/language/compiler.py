@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
@@ -24,7 +25,7 @@ from .expressions import (
     expression_depth,
     expression_source,
 )
-from .loader import Definitions
+from .loader import Definition, Definitions
 from .ruleset import Record, RuleSet
 from .schema import (
     INVALID,
@@ -68,18 +69,20 @@ def compile_rules(
             'or with `extends "castell"` to make a variant',
         )
         return None
-    mechanics = _find_mechanics(game_def.entry, diags, find_mechanics, mechanics_names)
+    ctx = ConvertContext(diags)
+    game_entry = effective_entry(game_def, core_kinds({}).get("game"), ctx)
+    if game_entry is INVALID:
+        return None
+    mechanics = _find_mechanics(game_entry, diags, find_mechanics, mechanics_names)
     if mechanics is None:
         return None
-    kinds = core_kinds(mechanics.actions)
-    for kind_name, kind in mechanics.kinds.items():
-        kinds[kind_name] = kind
-    ctx = ConvertContext(diags)
+    kinds = schema_kinds(mechanics)
     converted: dict[str, Any] = {}
     ok = True
     broken: set[str] = set()  # names of definitions that failed: no cascade of errors
     for definition in defs.items.values():
-        value = _convert_definition(definition.entry, kinds, ctx, converted)
+        entry = effective_entry(definition, kinds.get(definition.kind), ctx)
+        value = INVALID if entry is INVALID else _convert_definition(entry, kinds, ctx, converted)
         if value is INVALID:
             ok = False
             broken.update(n for n in (definition.kind, definition.label) if n)
@@ -119,6 +122,30 @@ def compile_rules(
         return None
     mechanics.check(rules, diags)
     return None if diags.has_errors else rules
+
+
+def schema_kinds(mechanics: GameSchema) -> dict[str, Kind]:
+    """Every kind of definition a rule set of this mechanics may hold: the core's and its own."""
+    kinds = core_kinds(mechanics.actions)
+    kinds.update(mechanics.kinds)
+    return kinds
+
+
+def effective_entry(definition: Definition, kind: Kind | None, ctx: ConvertContext) -> Any:
+    """A definition as its overrides leave it: each override merged into the entry in the order
+    applied, by the rule of the kind's body (`FieldType.merge`: keyed entries one by one in
+    place, ordered sequences and plain values whole). INVALID (reported) if an override does
+    not fit; the entry as written if the kind is unknown (conversion reports that)."""
+    entry = definition.entry
+    if kind is None or entry.value is None:
+        return entry
+    where = f"{definition.kind} {definition.label}" if definition.label else definition.kind
+    for patch in definition.patches:
+        merged = kind.body.merge(entry.value, patch.override.body, ctx, where)
+        if merged is INVALID:
+            return INVALID
+        entry = replace(entry, value=merged)
+    return entry
 
 
 def _find_mechanics(
@@ -585,4 +612,12 @@ def _warn_dead_conditions(rules: RuleSet, ctx: ConvertContext, diags: Diagnostic
             )
 
 
-__all__ = ["Graph", "StepSequence", "build_scope", "compile_rules", "count_component"]
+__all__ = [
+    "Graph",
+    "StepSequence",
+    "build_scope",
+    "compile_rules",
+    "count_component",
+    "effective_entry",
+    "schema_kinds",
+]

@@ -37,6 +37,7 @@ from ..language.loader import (
 )
 from ..language.ruleset import RuleSet
 from ..language.source import Source
+from ..language.text import visible
 from .plugins import PluginError, get_plugins, registries
 
 #: Errors after which compiling would only add noise (a file is missing or unreadable).
@@ -152,6 +153,8 @@ class LoadReport:
     diagnostics: list[Diagnostic]
     sources: dict[str, Source] = field(default_factory=dict)
     files: list[Path] = field(default_factory=list)
+    #: The resolved definitions, with which patch changed what and where (`rules show --diff`).
+    definitions: Definitions | None = None
 
     @property
     def ok(self) -> bool:
@@ -163,33 +166,40 @@ class LoadReport:
 
 
 def resolve_rules_path(name_or_path: str | os.PathLike, diags: Diagnostics) -> Path | None:
-    """A rule set's file from its name (`castell`) or a path (`rules/castell/castell.castell`)."""
+    """A rule set's file from its name (`castell`) or a path (`rules/castell/castell.castell`).
+
+    The resolution order (docs/language.md, "Names and paths"): an argument is a path only when
+    it looks like one — it contains a path separator or ends in `.castell` (a `PathLike` always
+    is one); anything else is the name of a rule set installed on the rule path. A file or
+    directory in the working directory is never consulted for a name, so `castell` means the
+    installed game wherever the command is run.
+    """
     text = os.fspath(name_or_path)
-    candidate = Path(text)
-    if candidate.is_file():
-        return candidate
-    if is_path_like(text) or candidate.exists():
+    if isinstance(name_or_path, os.PathLike) or is_path_like(text):
+        candidate = Path(text)
+        if candidate.is_file():
+            return candidate
         what = "is not a rule file" if candidate.exists() else "does not exist"
-        diags.error("E0271", f"'{text}' {what}", Span.point(text))
+        diags.error("E0271", f"'{visible(text)}' {what}", Span.point(text))
         return None
     found = rule_path().find_rules(text)
     if found is None:
         names = rule_path().rule_names()
-        diags.error(
-            "E0271",
-            f"no rule set named '{text}'",
-            Span.point(text),
-            did_you_mean(text, names) or f"rule sets: {', '.join(names)}",
-        )
+        hint = did_you_mean(text, names) or f"rule sets: {', '.join(names)}"
+        if Path(text).is_file():
+            hint += f"; to use the file '{visible(text)}', write ./{visible(text)}"
+        diags.error("E0271", f"no rule set named '{visible(text)}'", Span.point(text), hint)
     return found
 
 
 def find_variant_file(
     name: str, path_rules: RulePath, chain: Sequence[Path], diags: Diagnostics
 ) -> Path | None:
-    """A variant's file: `name` as a path (`./eight-rounds.castell`), or by name beside the
-    rules it is for (then in `CASTELL_RULES_PATH`); None, with a diagnostic, if not found."""
-    if is_path_like(name) or Path(name).is_file():
+    """A variant's file: `name` as a path when it looks like one (`./eight-rounds.castell`),
+    else by name beside the rules it is for (then in `CASTELL_RULES_PATH`); None, with a
+    diagnostic, if not found. As for rule sets, the working directory is never consulted for a
+    name."""
+    if is_path_like(name):
         candidate = Path(name)
         if candidate.is_file():
             return candidate
@@ -253,11 +263,16 @@ def load_report(
     origins = [display_path(path.resolve()), *(f"variant:{name}" for name in variants)]
     located = Diagnostics(blame(diags.items, defs, origins))
     report = LoadReport(
-        display_path(path), rules, located.sorted(), dict(defs.sources), loader.files_read()
+        display_path(path),
+        rules,
+        located.sorted(),
+        dict(defs.sources),
+        loader.files_read(),
+        defs,
     )
     report.sources.update(loader.sources)
     if rules is not None:
-        bundled = None if (is_path_like(shown) or Path(shown).exists()) else shown
+        bundled = None if is_path_like(shown) else shown
         _PROVENANCE[rules] = Provenance(
             given=shown,
             file=FileIdentity.of(path),

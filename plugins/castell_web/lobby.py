@@ -13,7 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from castell_dsl.runtime.loading import load_rules
-from castell_dsl.runtime.saves import rules_identity, save_record
+from castell_dsl.runtime.saves import (
+    SAVE_FORMAT,
+    SaveError,
+    rules_from_identity,
+    rules_identity,
+    save_record,
+)
 from castell_dsl.runtime.session import HUMAN, Session
 
 from .matches import Match, Refused, token_hash
@@ -202,9 +208,11 @@ class Lobby:
 
     def _rebuild(self, record: StoredMatch) -> Match:
         info = record.rules
-        rules = load_rules(str(info.get("name")), tuple(info.get("variants") or ()))
-        if rules.hash != info["hash"]:
-            raise Refused("its rules have changed since it started")
+        fmt = SAVE_FORMAT if "content_hash" in info else "castell-save/2"
+        try:
+            rules = rules_from_identity(info, fmt, installed_only=True)
+        except SaveError as exc:
+            raise Refused(str(exc)) from None
         session = Session(rules, record.players, record.seed, record.seats, log=record.actions)
         return Match(self.store, record, session, rules.game.mechanics)
 
