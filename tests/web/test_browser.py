@@ -107,7 +107,7 @@ def test_two_players_and_a_spectator(browser: Any, server: Server) -> None:
         )
         assert watcher.locator(LEGAL).count() == 0
         assert (
-            "Here: seat 0 (you), seat 1 (you); 1 watching"
+            "Here: seat 0, seat 1; 1 watching"
             in watcher.locator("[data-testid=presence]").inner_text()
         )
     finally:
