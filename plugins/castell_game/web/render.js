@@ -205,7 +205,7 @@ function teams(svg, x, y, width, view, state) {
       `tower ${t.tower ? t.tower.map((l) => l.join(",")).join("/") : "—"} · prizes ${t.prizes.join(", ") || "—"}`,
     ];
     const text = node("text", {x: x + 22, y: y + 17, "font-size": 12, fill: "#444"});
-    const wrapped = state.narrow ? lines : [lines.join("  ·  ")];
+    const wrapped = lines;
     wrapped.forEach((line, i) => text.append(node("tspan", {x: x + 22, dy: i ? 15 : 0}, line)));
     svg.append(text);
     const tokens = node("g", {});
