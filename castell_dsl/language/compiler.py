@@ -112,12 +112,15 @@ def compile_rules(
     _check_references(rules, ctx, diags, broken)
     _check_graphs(rules, diags)
     _check_by_players(rules, ctx, diags)
-    _check_steps(rules, mechanics, diags)
+    _check_steps(rules, mechanics, diags, broken)
     used = _compile_expressions(rules, ctx, mechanics, defs, diags, broken)
     _check_table_coverage(rules, ctx, mechanics, diags)
     _check_components(rules, mechanics, diags, broken)
     _warn_unused_tables(rules, used, diags)
     _warn_dead_conditions(rules, ctx, diags)
+    _warn_constant_categories(rules, mechanics, diags)
+    _warn_dead_actions(rules, diags)
+    _warn_turnless_round(rules, diags)
     if not ok or diags.has_errors:
         return None
     mechanics.check(rules, diags)
@@ -351,7 +354,9 @@ def _check_by_players(rules: RuleSet, ctx: ConvertContext, diags: Diagnostics) -
             )
 
 
-def _check_steps(rules: RuleSet, mechanics: GameSchema, diags: Diagnostics) -> None:
+def _check_steps(
+    rules: RuleSet, mechanics: GameSchema, diags: Diagnostics, broken: set[str]
+) -> None:
     for kind_name in ("start", "round"):
         steps = rules.definitions.get(kind_name) or ()
         for step in steps:
@@ -363,6 +368,8 @@ def _check_steps(rules: RuleSet, mechanics: GameSchema, diags: Diagnostics) -> N
                     did_you_mean(step.name, mechanics.steps)
                     or known_names_hint(f"steps of {mechanics.name}", mechanics.steps),
                 )
+            if step.kind == "turns" and step.name in broken:
+                continue  # its turn did not compile: reported there, not again here
             if step.kind == "turns" and rules.get("turn", step.name) is None:
                 names = list(rules.named("turn"))
                 diags.error(
@@ -609,6 +616,67 @@ def _warn_dead_conditions(rules: RuleSet, ctx: ConvertContext, diags: Diagnostic
                 slot.node.span,
                 f"the game has rounds 1..{rounds} and {low} to {high} players",
                 concerns=[("game", None, "rounds"), ("game", None, "players")],
+            )
+
+
+def _warn_constant_categories(rules: RuleSet, mechanics: GameSchema, diags: Diagnostics) -> None:
+    """A scoring category that reads no fact of the player is the same number for everyone: it
+    never changes who wins (and if it is 0, it never scores)."""
+    scoring = rules.definitions.get("scoring")
+    if not isinstance(scoring, Record):
+        return
+    for name, slot in scoring.category.items():
+        if slot.compiled is None or set(_names_in(slot.node)) & set(mechanics.facts):
+            continue
+        try:
+            value = slot.compiled({})
+        except (ExpressionError, KeyError, TypeError, ArithmeticError):
+            continue  # an expression that fails without facts is reported where it runs
+        never = "it never scores" if value == 0 else "it never changes who wins"
+        diags.warning(
+            "W0304",
+            f"category {name} reads nothing of the player: it is {value} for everyone, so {never}",
+            slot.node.span,
+            "read a fact of the player (" + ", ".join(sorted(mechanics.facts)) + "), or remove it",
+        )
+
+
+def _warn_turnless_round(rules: RuleSet, diags: Diagnostics) -> None:
+    """A round without a `turns` entry: nobody ever plays. (An `override round` gives the whole
+    round, so leaving `turns` out of one is the likely cause.)"""
+    steps = rules.definitions.get("round") or ()
+    if steps and not any(step.kind == "turns" for step in steps):
+        diags.warning(
+            "W0306",
+            "the round has no `turns` entry: no player ever takes a turn",
+            steps[0].span,
+            "an `override round { … }` gives the whole round, in order: list its `turns` too",
+            concerns=[("round", None, None)],
+        )
+
+
+def _warn_dead_actions(rules: RuleSet, diags: Diagnostics) -> None:
+    """An action with `limit 0`, or after one that can never be taken, is never offered."""
+    for turn in rules.named("turn").values():
+        actions = turn.action
+        dead = {name for name, spec in actions.items() if spec.limit == 0}
+        changed = True
+        while changed:  # an action after a dead one is dead too
+            more = {n for n, spec in actions.items() if n not in dead and set(spec.after) & dead}
+            changed = bool(more)
+            dead |= more
+        for name in [n for n in actions if n in dead]:
+            spec = actions[name]
+            if spec.limit == 0:
+                why, where = "its limit is 0", spec.spans.get("limit", spec.span)
+            else:
+                first = next(a for a in spec.after if a in dead)
+                why, where = f"it comes after {first}, which can never be taken", spec.span
+            diags.warning(
+                "W0305",
+                f"action {name} of turn {turn.name} can never be taken: {why}",
+                where,
+                "remove the action, or give it a limit above 0",
             )
 
 

@@ -13,7 +13,8 @@ point at the file and line where the definition, or the override that changed it
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -566,6 +567,24 @@ class Loader:
         defs.sources.update(self.sources)
 
 
+def key_of(diag: Diagnostic) -> tuple:
+    """What makes two diagnostics the same problem at the same place."""
+    return (diag.code, diag.span, diag.message)
+
+
+def _named_change(
+    diag: Diagnostic, changes: list[tuple[tuple[str, str | None, str], Span]]
+) -> tuple[tuple[str, str | None, str], Span]:
+    """The change a diagnostic's message names (`outside the casteller sizes 1..8` names the
+    change to `sizes`), else the first change: the patch's doing, but no check said which."""
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", diag.message))
+    for key, span in changes:
+        _kind, label, name = key
+        if name in words or (label is not None and label in words):
+            return key, span
+    return changes[0]
+
+
 def _concerned(concern: Concern, key: tuple[str, str | None, str]) -> bool:
     kind, label, name = concern
     return (
@@ -580,7 +599,10 @@ def _shown(kind: str, label: str | None) -> str:
 
 
 def blame(
-    diagnostics: Iterable[Diagnostic], defs: Definitions, origins: Iterable[str]
+    diagnostics: Iterable[Diagnostic],
+    defs: Definitions,
+    origins: Iterable[str],
+    base_own: Callable[[], set[tuple]] | None = None,
 ) -> list[Diagnostic]:
     """Put each diagnostic about inherited rules in the patch that caused it.
 
@@ -589,13 +611,17 @@ def blame(
     these patches changed a definition it concerns, moves to the patch's entry that made the
     change: the first of its `concerns` (what the check compared: `override game { rounds 8 }`
     for a calendar space after the last round) the patches changed, else the definition that
-    contains the span, if they changed it. Its hint becomes the check's `patch_hint` (the fix
-    as a patch) when it has one, and its old place is kept as a note. Anything else stays
-    where it is: the patches did not touch what it is about.
+    contains the span, if they changed it. Failing both, `base_own` (the diagnostics the base
+    has without these patches, as `key_of` keys; asked only when needed) decides: one the base
+    does not have is the patches' doing, and moves to the change its message names (a field or
+    a name it mentions), else to the patches' first change. Its hint becomes the check's
+    `patch_hint` (the fix as a patch) when it has one, and its old place is kept as a note.
+    Anything else stays where it is: the base has that problem by itself.
     """
     changes = defs.changes_by(origins)
     own = {span.path for _key, span in changes}
     out: list[Diagnostic] = []
+    known: set[tuple] | None = None
     for diag in diagnostics:
         if not changes or diag.span.path in own:
             out.append(diag)
@@ -612,6 +638,10 @@ def blame(
         )
         if target is None and inherited is not None:
             target = next(((key, span) for key, span in changes if key[:2] == inherited.key), None)
+        if target is None and base_own is not None:
+            known = base_own() if known is None else known
+            if key_of(diag) not in known:
+                target = _named_change(diag, changes)
         if target is None:
             out.append(diag)
             continue

@@ -34,6 +34,7 @@ from ..language.loader import (
     blame,
     display_path,
     is_path_like,
+    key_of,
 )
 from ..language.ruleset import RuleSet
 from ..language.source import Source
@@ -261,7 +262,9 @@ def load_report(
     # Problems the patches being loaded (this file, if it extends; the variant files) cause
     # in inherited rules are reported in the patch, with the inherited place as a note.
     origins = [display_path(path.resolve()), *(f"variant:{name}" for name in variants)]
-    located = Diagnostics(blame(diags.items, defs, origins))
+    located = Diagnostics(
+        blame(diags.items, defs, origins, lambda: _base_own(path, variants, defs))
+    )
     report = LoadReport(
         display_path(path),
         rules,
@@ -281,6 +284,19 @@ def load_report(
             files=tuple(FileIdentity.of(f) for f in report.files),
         )
     return report
+
+
+def _base_own(path: Path, variants: Sequence[str], defs: Definitions) -> set[tuple]:
+    """The diagnostics (`key_of`) of the rules being patched, without the patches: the rules
+    alone when variants are checked, else the file a file that `extends` extends. What `blame`
+    asks to tell a base's own problem from one the patches caused."""
+    if variants:
+        base: str | Path = path
+    elif len(defs.files) >= 2:
+        base = Path(defs.files[-2])
+    else:
+        return set()
+    return {key_of(d) for d in load_report(base).diagnostics}
 
 
 def _apply_code_variants(

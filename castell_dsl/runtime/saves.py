@@ -35,7 +35,7 @@ from typing import Any
 from ..contract import ActionError
 from ..engine.game import Game
 from ..language.diagnostics import RuleError
-from ..language.loader import is_path_like
+from ..language.loader import RULE_SUFFIX, is_path_like
 from ..language.ruleset import RuleSet
 from ..safejson import JsonLimitError, loads_bounded
 from .bots import BotSpecError, check_bot_spec
@@ -96,13 +96,22 @@ PLACES = ("rule path", "working directory", "elsewhere")
 
 
 def _portable(file: FileIdentity) -> dict[str, Any]:
-    """A file as a save names it, with no absolute path (see the module docstring)."""
+    """A file as a save names it, with no absolute path (see the module docstring).
+
+    A file on the rule path is named relative to its rule directory, and the directory by a
+    rule set it holds (`beside`: found again as that rule set is, wherever it is installed),
+    or, holding none, by its own name (`dir`).
+    """
     path = Path(file.path)
     out: dict[str, Any]
-    for directory in rule_path().directories:
+    search = rule_path()
+    for directory in search.directories:
         root = directory.resolve()
         if root in path.parents:
-            out = {"on": "rule path", "path": f"{root.name}/{path.relative_to(root).as_posix()}"}
+            relative = path.relative_to(root).as_posix()
+            holds = sorted(p.stem for p in directory.glob(f"*{RULE_SUFFIX}"))
+            anchor = {"beside": holds[0]} if holds else {"dir": root.name}
+            out = {"on": "rule path", **anchor, "path": relative}
             break
     else:
         cwd = Path.cwd().resolve()
@@ -114,16 +123,27 @@ def _portable(file: FileIdentity) -> dict[str, Any]:
     return out
 
 
+def shown(file: dict[str, Any]) -> str:
+    """How a save's file is named in messages: `castell/variants/short-season.castell`."""
+    anchor = file.get("beside") or file.get("dir")
+    return f"{anchor}/{file['path']}" if anchor else file["path"]
+
+
 def _local(file: dict[str, Any], beside: Path | None) -> Path | None:
-    """Where a file a save names is on this machine, if anywhere: an installed one in the rule
-    directory of its name; a user's one under the working directory or beside the save (also by
-    its name alone there)."""
+    """Where a file a save names is on this machine, if anywhere: one on the rule path in the
+    rule directory of the rule set it was beside (or of its directory's name); a user's one
+    under the working directory or beside the save (also by its name alone there)."""
     relative = PurePosixPath(file["path"])
     if file["on"] == "rule path":
-        head, rest = relative.parts[0], PurePosixPath(*relative.parts[1:])
-        for directory in rule_path().directories:
-            candidate = directory / rest
-            if directory.name == head and candidate.is_file():
+        search = rule_path()
+        if file.get("beside"):
+            found = search.find_rules(file["beside"])
+            directories = [found.parent] if found is not None else []
+        else:
+            directories = [d for d in search.directories if d.resolve().name == file.get("dir")]
+        for directory in directories:
+            candidate = directory / relative
+            if candidate.is_file():
                 return candidate
         return None
     bases = [Path.cwd(), *([beside] if beside is not None else [])]
@@ -269,6 +289,11 @@ class _Checker:
                 f"{field}.on", "one of " + ", ".join(map(repr, PLACES)), entry.get("on")
             )
         self.text(entry.get("path"), f"{field}.path")
+        if entry["on"] == "rule path":
+            anchors = [key for key in ("beside", "dir") if key in entry]
+            if len(anchors) != 1:
+                raise SaveError(f"{self.where}: '{field}' must hold a 'beside' or a 'dir'")
+            self.name(entry[anchors[0]], f"{field}.{anchors[0]}")
         relative = PurePosixPath(entry["path"])
         if (
             relative.is_absolute()
@@ -452,19 +477,19 @@ def _what_changed(info: dict[str, Any], fmt: str, beside: Path | None) -> str:
     saved: dict[str, tuple[Path | None, str | None]] = {}  # as the save names it
     if fmt == SAVE_FORMAT:
         for entry in info.get("files") or []:
-            saved[entry["path"]] = (_local(entry, beside), entry.get("sha256"))
+            saved[shown(entry)] = (_local(entry, beside), entry.get("sha256"))
     else:
         named = [*(info.get("files") or []), *(info.get("variants") or [])]
         for entry in named:
             if isinstance(entry, dict) and entry.get("path"):
                 saved[entry["path"]] = (Path(entry["path"]), entry.get("sha256"))
     changes = []
-    for shown, (local, digest) in saved.items():
+    for name, (local, digest) in saved.items():
         now = file_sha256(local) if local is not None else None
         if now is None:
-            changes.append(f"{shown} is not found here")
+            changes.append(f"{name} is not found here")
         elif digest is not None and now != digest:
-            changes.append(f"{shown} changed (saved {digest[:19]}…, now {now[:19]}…)")
+            changes.append(f"{name} changed (saved {digest[:19]}…, now {now[:19]}…)")
     if changes:
         return "; ".join(changes)
     if fmt == "castell-save/1":
@@ -487,13 +512,13 @@ def _v3_target(
     def found(file: dict[str, Any], what: str) -> str:
         if installed_only:
             raise SaveError(
-                f"the {what} this game was played with is a file ({file['path']}), not an "
+                f"the {what} this game was played with is a file ({shown(file)}), not an "
                 "installed rule set or variant: only installed ones are loaded here"
             )
         local = _local(file, beside)
         if local is None:
             raise SaveError(
-                f"the {what} this game was played with, {file['path']}, is not found in the "
+                f"the {what} this game was played with, {shown(file)}, is not found in the "
                 "working directory or beside the save (replay it with --rules FILE naming "
                 "where it is now)"
             )

@@ -107,7 +107,7 @@ FIELD_CORPUS: list[tuple[str, Any, str]] = [
     ),
     (
         "rules.given",
-        {"file": {"on": "rule path", "path": "castell/../../../etc/passwd"}},
+        {"file": {"on": "rule path", "beside": "castell", "path": "../../etc/passwd"}},
         "must be a relative path without '..'",
     ),
     (
@@ -130,7 +130,13 @@ FIELD_CORPUS: list[tuple[str, Any, str]] = [
     ("rules.variants", [{"name": "./x.castell"}], "must be a name, not a path"),
     ("rules.variants", [{}], "'rules.variants[0]' must hold a 'name' or a 'file'"),
     ("rules.files", [["x"]], "'rules.files[0]' must be an object"),
-    ("rules.files", [{"on": "rule path", "path": "..\\x"}], "must be a relative path"),
+    (
+        "rules.files",
+        [{"on": "rule path", "beside": "castell", "path": "..\\x"}],
+        "must be a relative path",
+    ),
+    ("rules.files", [{"on": "rule path", "path": "x.castell"}], "must hold a 'beside' or a 'dir'"),
+    ("rules.files", [{"on": "rule path", "dir": "../etc", "path": "x"}], "must be a name"),
     ("format", "castell-save/99", "not a Castell DSL save file"),
     ("actions", _DELETE, "has no 'actions'"),
     ("sneaky", 1, "unknown field 'sneaky'"),

@@ -63,9 +63,9 @@ def test_a_game_of_a_file_that_extends_reloads_from_another_directory(places, mo
     assert record["format"] == SAVE_FORMAT
     mine = {"on": "working directory", "path": "my-variant.castell"}
     assert record["rules"]["given"]["file"].items() >= mine.items()
-    files = [(f["on"], f["path"]) for f in record["rules"]["files"]]
-    assert ("working directory", "my-variant.castell") in files
-    assert ("rule path", "castell/castell.castell") in files  # the base it extends
+    files = [(f["on"], f.get("beside"), f["path"]) for f in record["rules"]["files"]]
+    assert ("working directory", None, "my-variant.castell") in files
+    assert ("rule path", "castell", "castell.castell") in files  # the base it extends
 
     monkeypatch.chdir(elsewhere)
     game = replay(read_save(here / "game.json"), beside=here)  # the variant is beside the save
@@ -98,8 +98,8 @@ def test_variants_are_recorded_by_name_portable_path_and_hash(places):
     record = save_record(_played(rules).game)
     assert [v["name"] for v in record["rules"]["variants"]] == ["short-season", "no-regions"]
     for variant in record["rules"]["variants"]:
-        assert variant["file"]["on"] == "rule path"
-        assert variant["file"]["path"] == f"castell/variants/{variant['name']}.castell"
+        assert variant["file"]["on"] == "rule path" and variant["file"]["beside"] == "castell"
+        assert variant["file"]["path"] == f"variants/{variant['name']}.castell"
         assert variant["file"]["sha256"].startswith("sha256:")
     assert record["rules"]["given"] == {"name": "castell"}
     assert replay(json.loads(json.dumps(record))).state_hash() == record["state_hash"]
@@ -150,7 +150,8 @@ def test_a_save_replays_where_the_rule_path_is_installed_elsewhere(tmp_path, mon
     monkeypatch.chdir(tmp_path)
     record = save_record(_played(load_rules("castell", ("big-trophy",))).game)
     (variant,) = record["rules"]["variants"]
-    assert variant["file"]["path"] == "my-rules/variants/big-trophy.castell"
+    assert variant["file"]["dir"] == "my-rules"  # a directory holding no rule set
+    assert variant["file"]["path"] == "variants/big-trophy.castell"
     assert str(first) not in json.dumps(record)
     first.rename(tmp_path / "gone")
     (tmp_path / "two").mkdir()
