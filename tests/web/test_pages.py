@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from .conftest import SCREENSHOTS, Server
+from .test_browser import wait_turn
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = Path(os.environ.get("CASTELL_AXE", ROOT / "node_modules" / "axe-core" / "axe.min.js"))
@@ -42,16 +43,15 @@ def wait_ready(page: Any) -> None:
     )
 
 
-def wait_turn(page: Any, after: str | None = None) -> str:
-    page.wait_for_function(
-        """(after) => {
-            const s = document.querySelector('[data-testid=status]');
-            return s && s.dataset.version && s.dataset.version !== after
-                && (s.dataset.turn === 'yours' || s.dataset.turn === 'over');
-        }""",
-        arg=after,
-    )
-    return page.locator(STATUS).get_attribute("data-turn")
+def visit(page: Any, server: Server, name: str, path: str) -> None:
+    """Open one of the pages and wait until it has drawn what it shows."""
+    page.goto(server.base + path)
+    if name == "lobby":
+        page.wait_for_selector("[data-testid=seat]")
+    elif name == "replay":
+        page.wait_for_selector(f"{STATUS}:has-text('Step 0')")
+    else:
+        wait_ready(page)
 
 
 def shoot(page: Any, name: str) -> None:
@@ -122,13 +122,7 @@ def test_every_page_fits_phones_and_desktops(browser: Any, server: Server, size:
             "replay": f"/replay/{done['id']}",
         }
         for name, path in pages.items():
-            page.goto(server.base + path)
-            if name == "lobby":
-                page.wait_for_selector("[data-testid=seat]")
-            elif name == "replay":
-                page.wait_for_selector(f"{STATUS}:has-text('Step 0')")
-            else:
-                wait_ready(page)
+            visit(page, server, name, path)
             assert layout_problems(page) == [], (name, size)
             if name in ("castell", "calico") and size == "phone":
                 board = page.locator("#board-svg").bounding_box()
@@ -318,13 +312,7 @@ def test_axe_finds_no_serious_or_critical_violation(browser: Any, server: Server
         page = page_at(browser, size)
         try:
             for name, path in pages.items():
-                page.goto(server.base + path)
-                if name == "lobby":
-                    page.wait_for_selector("[data-testid=seat]")
-                elif name == "replay":
-                    page.wait_for_selector(f"{STATUS}:has-text('Step 0')")
-                else:
-                    wait_ready(page)
+                visit(page, server, name, path)
                 report[f"{name}@{size}"] = axe_counts(page)
         finally:
             page.context.close()

@@ -216,22 +216,30 @@ def test_a_timed_out_turn_is_played_by_the_stand_in_and_stored(db: Path) -> None
 
 
 def test_an_empty_seat_is_played_until_taken_back(client: Any) -> None:
-    match = create(client, players=["empty", "random"], stand_in="random")
+    """The stand-in plays the empty seat 0 until its player takes it back; the person in seat
+    1 holds the game at their turns, so nothing races the end of the game."""
+    match = create(client, players=["empty", "you"], stand_in="random")
     assert "url" in match["seats"][0]  # an empty seat has an invite link
-    found = wait(client, match, lambda s: s["actions"] >= 6)
-    assert found["seats"][0]["away"]
-    with socket(client, match, 0) as ws:
+    with socket(client, match, 1) as other, socket(client, match, 0) as ws:
+        first = state(ws)
+        assert first["away"][0]
+        if first["player"] == 0:  # the stand-in plays seat 0's turn through
+            first = state(ws, lambda m: m["player"] == 1)
+            assert first["stood_in"] and all(first["log_seats"][n] == 0 for n in first["stood_in"])
         ws.send_text(json.dumps({"command": "seat", "away": False}))
-        mine = state(ws, lambda m: bool(m["legal_actions"]) and not m["away"][0])
+        state(ws, lambda m: not m["away"][0])
+        state(other, lambda m: bool(m["legal_actions"]))
+        other.send_text(json.dumps({"action": "end"}))
+        mine = state(ws, lambda m: bool(m["legal_actions"]))
         assert mine["standing_in"] is None
         count = len(mine["log"])
         ws.send_text(json.dumps({"action": mine["legal_actions"][0]}))
         after = state(ws, lambda m: len(m["log"]) > count)
         assert after["log_seats"][count] == 0 and count not in after["stood_in"]
-        # Handing the seat to the stand-in again: it plays on.
+        # Handing the seat to the stand-in again: it plays seat 0's turn on.
         ws.send_text(json.dumps({"command": "seat", "away": True}))
-        state(ws, lambda m: m["away"][0])
-    wait(client, match, lambda s: s["actions"] > count + 4)
+        done = state(ws, lambda m: m["player"] == 1)
+        assert done["away"][0] and done["stood_in"] and done["stood_in"][-1] >= count + 1
 
 
 def test_a_deadline_passed_while_the_server_was_down_is_played_at_restart(db: Path) -> None:

@@ -23,16 +23,8 @@ function node(tag, attrs = {}, text = null) {
   return n;
 }
 
-function pressable(g, label, onPress) {
-  g.setAttribute("class", `${g.getAttribute("class") ?? ""} clickable`.trim());
-  g.setAttribute("role", "button");
-  g.setAttribute("tabindex", "0");
-  g.setAttribute("aria-label", label);
-  g.addEventListener("click", (e) => { e.stopPropagation(); onPress(); });
-  g.addEventListener("keydown", (e) => {
-    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); onPress(); }
-  });
-}
+/** The host page's button maker (`context.pressable`: mouse and keyboard alike). */
+let pressable = () => {};
 
 function colourOf(name) {
   if (COLOURS[name]) return COLOURS[name];
@@ -120,6 +112,7 @@ function goalText(name, goal) {
 }
 
 export function render(view, svg, context) {
+  pressable = context.pressable;
   const table = view.table;
   const {columns, rows} = table.quilt;
   const legal = new Set(context.legal);

@@ -21,16 +21,8 @@ function node(tag, attrs = {}, text = null) {
 }
 
 /** Make a group a button: clickable, focusable, Enter and Space press it. */
-function pressable(g, label, onPress) {
-  g.setAttribute("class", `${g.getAttribute("class") ?? ""} clickable`.trim());
-  g.setAttribute("role", "button");
-  g.setAttribute("tabindex", "0");
-  g.setAttribute("aria-label", label);
-  g.addEventListener("click", (e) => { e.stopPropagation(); onPress(); });
-  g.addEventListener("keydown", (e) => {
-    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); onPress(); }
-  });
-}
+/** The host page's button maker (`context.pressable`: mouse and keyboard alike). */
+let pressable = () => {};
 
 function title(g, text) {
   g.append(node("title", {}, text));
@@ -219,6 +211,7 @@ function teams(svg, x, y, width, view, state) {
 }
 
 export function render(view, svg, context) {
+  pressable = context.pressable;
   const table = view.table;
   const legal = new Set(context.legal);
   const seat = context.seat;

@@ -58,6 +58,20 @@ export async function loadRenderer(url) {
   return import("/static/generic.js");
 }
 
+/** Make an SVG group a button for mouse and keyboard alike: clickable, focusable, and pressed
+ * by Enter or Space. The pages hand it to the games' renderers (`context.pressable`), so every
+ * board's controls behave the same. */
+export function pressable(g, label, onPress) {
+  g.setAttribute("class", `${g.getAttribute("class") ?? ""} clickable`.trim());
+  g.setAttribute("role", "button");
+  g.setAttribute("tabindex", "0");
+  g.setAttribute("aria-label", label);
+  g.addEventListener("click", (e) => { e.stopPropagation(); onPress(); });
+  g.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); onPress(); }
+  });
+}
+
 /** Replace a node's children. */
 export function fill(node, ...children) {
   node.replaceChildren();

@@ -1,7 +1,7 @@
 // The play and watch pages: one WebSocket to the match (docs/protocol.md, "Over WebSocket"),
 // the board drawn by the game's renderer, the legal actions, the action box, hint, undo, the
 // log (seat and colour on every line), the scores by category, the clock, and the result.
-import {SEAT_COLOURS, describeResult, el, fill, loadRenderer, logLine, resultPanel, scoreTable, seatLabel} from "./common.js";
+import {SEAT_COLOURS, describeResult, el, fill, loadRenderer, logLine, pressable, resultPanel, scoreTable, seatLabel} from "./common.js";
 import {placeIcons} from "./icons.js";
 
 const [, mode, matchId] = location.pathname.split("/");
@@ -115,7 +115,7 @@ function renderBoard() {
   try {
     renderer.render(state.view, $("board-svg"), {
       seat: state.seat, player: state.player, legal: state.legal_actions, act, check,
-      names: names(), legend: hello?.legend ?? {}, colours: SEAT_COLOURS, narrow: width < NARROW,
+      names: names(), legend: hello?.legend ?? {}, colours: SEAT_COLOURS, narrow: width < NARROW, pressable,
     });
   } catch (error) {
     console.error("renderer failed", error);

@@ -1,7 +1,7 @@
 // The replay page: a finished match (/replay/{id}) or an uploaded save, verified by the server,
 // stepped forward and back. The views come from the server, which replays the log; the log
 // follows the step shown.
-import {SEAT_COLOURS, api, el, fill, loadRenderer, logLine, resultPanel} from "./common.js";
+import {SEAT_COLOURS, api, el, fill, loadRenderer, logLine, pressable, resultPanel} from "./common.js";
 import {placeIcons} from "./icons.js";
 
 const $ = (id) => document.getElementById(id);
@@ -35,7 +35,7 @@ function show() {
   const width = $("board").clientWidth || window.innerWidth;
   renderer.render(step.view, $("board-svg"), {
     seat: null, player: null, legal: [], act: () => {}, check: async () => ({}),
-    names: replay.names ?? [], legend: replay.legend ?? {}, colours: SEAT_COLOURS, narrow: width < NARROW,
+    names: replay.names ?? [], legend: replay.legend ?? {}, colours: SEAT_COLOURS, narrow: width < NARROW, pressable,
   });
 }
 
