@@ -106,25 +106,31 @@ def finished(server: Server, match: dict) -> None:
     raise AssertionError("the match did not end")
 
 
-@pytest.mark.parametrize("size", list(VIEWPORTS))
-def test_every_page_fits_phones_and_desktops(browser: Any, server: Server, size: str) -> None:
+def every_page(server: Server, replayed: str) -> dict[str, str]:
+    """The lobby, a seat's page of each game, the watch page and the replay of a finished
+    game of `replayed`, by name."""
     castell = server.create(rules="castell", players=["you", "greedy"], seed=3, names=["Anna"])
     calico = server.create(rules="calico", players=["you", "greedy"], seed=5, names=["Anna"])
-    done = server.create(rules="calico", players=["random", "random"], seed=8)
+    done = server.create(rules=replayed, players=["random", "random"], seed=8)
     finished(server, done)
+    return {
+        "lobby": "/",
+        "play-castell": castell["seats"][0]["url"],
+        "play-calico": calico["seats"][0]["url"],
+        "watch": castell["watch_url"],
+        "replay": f"/replay/{done['id']}",
+    }
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_every_page_fits_phones_and_desktops(browser: Any, server: Server, size: str) -> None:
+    pages = every_page(server, "calico")
     page = page_at(browser, size)
     try:
-        pages = {
-            "lobby": "/",
-            "castell": castell["seats"][0]["url"],
-            "calico": calico["seats"][0]["url"],
-            "watch": castell["watch_url"],
-            "replay": f"/replay/{done['id']}",
-        }
         for name, path in pages.items():
             visit(page, server, name, path)
             assert layout_problems(page) == [], (name, size)
-            if name in ("castell", "calico") and size == "phone":
+            if name.startswith("play-") and size == "phone":
                 board = page.locator("#board-svg").bounding_box()
                 assert board["width"] >= 0.9 * VIEWPORTS["phone"][0], board
     finally:
@@ -256,6 +262,8 @@ def test_a_whole_turn_of_each_game_by_keyboard_alone(browser: Any, server: Serve
         calico = server.create(rules="calico", players=["you", "random"], seed=5)
         page.goto(server.base + calico["seats"][0]["url"])
         turn = wait_turn(page)
+        placeholder = page.locator("[data-testid=action-input]").get_attribute("placeholder")
+        assert placeholder.startswith("an action, e.g. goals "), placeholder  # Calico's notation
         for step in ("goals", "hand", "hex", "market"):
             before = page.locator(STATUS).get_attribute("data-version")
             if step == "goals":
@@ -296,17 +304,7 @@ def test_axe_finds_no_serious_or_critical_violation(browser: Any, server: Server
         if os.environ.get("CI") == "true":
             pytest.fail(message)
         pytest.skip(message)
-    castell = server.create(rules="castell", players=["you", "greedy"], seed=3)
-    calico = server.create(rules="calico", players=["you", "greedy"], seed=5)
-    done = server.create(rules="castell", players=["random", "random"], seed=4)
-    finished(server, done)
-    pages = {
-        "lobby": "/",
-        "play-castell": castell["seats"][0]["url"],
-        "play-calico": calico["seats"][0]["url"],
-        "watch": castell["watch_url"],
-        "replay": f"/replay/{done['id']}",
-    }
+    pages = every_page(server, "castell")
     report = {}
     for size in ("phone", "desktop"):
         page = page_at(browser, size)

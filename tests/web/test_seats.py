@@ -211,6 +211,10 @@ def test_a_timed_out_turn_is_played_by_the_stand_in_and_stored(db: Path) -> None
             assert seen["stood_in"][: len(later["stood_in"])] == later["stood_in"]
             assert all(seen["log_seats"][n] == 0 for n in seen["stood_in"])
             assert seen["log"][: len(later["log"])] == later["log"]
+        # Replayed like any other turn: the replay's steps mark what the stand-in played.
+        steps = again.get(f"/api/matches/{match['id']}/steps").json()
+        assert steps["stood_in"][: len(later["stood_in"])] == later["stood_in"]
+        assert all(steps["steps"][n + 1]["player"] == 0 for n in steps["stood_in"])
     finally:
         stop(again)
 

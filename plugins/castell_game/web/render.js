@@ -191,10 +191,13 @@ function teams(svg, x, y, width, view, state) {
     svg.append(node("circle", {cx: x + 8, cy: y - 5, r: 7, fill: colour.hex, stroke: "#222"}));
     const head = `${state.label(t.seat)}${seat === t.seat ? " (you)" : ""} · ${colour.name}${view.current_player === t.seat ? " · to play" : ""}`;
     svg.append(node("text", {x: x + 22, y, "font-weight": view.current_player === t.seat ? "bold" : "normal", "font-size": 14}, head));
+    const team = Object.entries(t.team).map(([n, c]) => (c > 1 ? `${n}×${c}` : n)).join(" ");
     const lines = [
-      `at ${t.pawn ?? "—"} · ${ranks} · best tower ${t.best_tower_score}`,
-      `team ${expand(t.team).join(" ") || "—"}`,
-      `tower ${t.tower ? t.tower.map((l) => l.join(",")).join("/") : "—"} · prizes ${t.prizes.join(", ") || "—"}`,
+      `at ${t.pawn ?? "—"} · best tower ${t.best_tower_score}`,
+      `skills: ${ranks}`,
+      `team ${team || "—"}`,
+      `tower ${t.tower ? t.tower.map((l) => l.join(",")).join("/") : "—"}`,
+      `prizes ${t.prizes.join(", ") || "—"}`,
     ];
     const text = node("text", {x: x + 22, y: y + 17, "font-size": 12, fill: "#444"});
     const wrapped = lines;
