@@ -159,6 +159,18 @@ class GameLogic(ABC):
         """
         return {}
 
+    def outcome(self, report: dict[str, Any]) -> list[str]:
+        """A finished game's `report` in words, sentences for people, which front-ends show
+        beside the scores and the winners (Calico: whether each player passed the scenario,
+        and which objectives were missed). [] when the report says nothing more."""
+        return []
+
+    def legend(self) -> dict[str, Any]:
+        """What the rule set's pieces are, for front-ends that draw them (the web sends it once
+        per page, not with every position): Castell's local performance tiles, Calico's
+        design goals. It depends on the rule set only, never on the position."""
+        return {}
+
     # ---- rule coverage (`castell analyze`; see `contract/items.py`) -----------------------------
     def items(self) -> Sequence[Item]:
         """The rule set's items (tiles, skills, goals…) in a fixed order; none by default."""

@@ -671,6 +671,13 @@ class CalicoLogic(ItemsFromTable, GameLogic):
 
         return {"scenario": scenario_report(self, game, self.scenario)}
 
+    def outcome(self, report: dict[str, Any]) -> list[str]:
+        """A scenario's verdict in words, per player (K-8.4)."""
+        from .scenarios import outcome_lines
+        from .views import OBJECTIVE_WORDS
+
+        return outcome_lines(report, OBJECTIVE_WORDS)
+
     def heuristic(self, game: GameContext, player: int) -> float:
         """The score now, plus half the value of buttons and group cats that buttonless,
         tokenless groups are growing towards: a one-move-ahead bot builds towards them."""
@@ -686,10 +693,24 @@ class CalicoLogic(ItemsFromTable, GameLogic):
         return hint_lines(self, game, player)
 
     # ---- views --------------------------------------------------------------------------------
+    def legend(self) -> dict[str, Any]:
+        """The design goals (K-4): title, the counts of alike patches among the six
+        neighbours, the points one way and both ways; the colours and patterns in order."""
+        goals = {
+            name: {
+                "title": goal.title,
+                "counts": list(goal.counts),
+                "one_way": goal.one_way,
+                "both_ways": goal.both_ways,
+            }
+            for name, goal in self.rules.named("goal").items()
+        }
+        return {"goals": goals, "colours": list(self.colours), "patterns": list(self.patterns)}
+
     def notation(self) -> list[str]:
         return [
             "goals all_different aa_bb_cc aaa_bbb   (your goals for the spaces, in order)",
-            "place pink/vines 3,2                   (a hand patch, then column,row)",
+            "place pink/vines 2,2                   (a hand patch, then column,row)",
             "take yellow/dots                       (a market patch)",
         ]
 

@@ -1,6 +1,6 @@
 """Calico action notation: one reader and one writer for logs, saves, tests and the prompt.
 
-    place pink/vines 3,2          a hand patch (colour/pattern) onto quilt hex col 3, row 2
+    place pink/vines 2,2          a hand patch (colour/pattern) onto quilt hex col 2, row 2
     take yellow/dots              a market patch (the one farthest from the bag, if two match)
     take yellow/dots@3            the patch in market slot 3 (slot 1 is farthest from the bag)
     goals all_different aa_bb_cc aaa_bbb     design goals for the goal spaces, in their order
@@ -46,7 +46,7 @@ def parse_cell(text: str) -> tuple[int, int]:
     parts = text.replace(" ", "").split(",")
     if len(parts) != 2 or not all(p.isdigit() and len(p) <= 3 for p in parts):
         raise ActionSyntaxError(
-            f"'{text}' is not a hex; write column,row (0-based), e.g. place pink/vines 3,2"
+            f"'{text}' is not a hex; write column,row (0-based), e.g. place pink/vines 2,2"
         )
     return int(parts[0]), int(parts[1])
 
@@ -57,7 +57,7 @@ def parse_place(
     """`pink/vines 3,2` (or `pink/vines 3 2`) -> (patch, (col, row))."""
     words = text.split(None, 1)
     if len(words) != 2:
-        raise ActionSyntaxError("write place colour/pattern col,row, e.g. place pink/vines 3,2")
+        raise ActionSyntaxError("write place colour/pattern col,row, e.g. place pink/vines 2,2")
     patch = parse_patch(words[0], colours, patterns, npatterns)
     cell_text = words[1].strip()
     if "," not in cell_text:

@@ -86,3 +86,25 @@ def scenario_report(logic: CalicoLogic, game: GameContext, scenario: Record) -> 
             }
         )
     return {"number": scenario.number, "title": scenario.title, "players": players}
+
+
+def outcome_lines(report: dict[str, Any], words: dict[str, str]) -> list[str]:
+    """A finished scenario in words, per player: passed, or not passed with the objectives
+    missed (K-8.4): `Scenario 1 not passed: rainbow button 0 of 1 (missed), score 45 of 58
+    (missed).` `words` names the objectives (the views' `OBJECTIVE_WORDS`)."""
+    scenario = report.get("scenario")
+    if not isinstance(scenario, dict):
+        return []
+    title = str(scenario.get("title") or f"Scenario {scenario.get('number')}")
+    players = scenario.get("players") or []
+    lines = []
+    for player in players:
+        parts = []
+        for objective in player["objectives"]:
+            name = words.get(objective["objective"], objective["objective"])
+            state = "met" if objective["met"] else "missed"
+            parts.append(f"{name} {objective['value']} of {objective['needed']} ({state})")
+        who = f"Seat {player['seat']}: " if len(players) > 1 else ""
+        verdict = "passed" if player["passed"] else "not passed"
+        lines.append(f"{who}{title} {verdict}: {', '.join(parts)}.")
+    return lines

@@ -181,6 +181,32 @@ class CastellLogic(Tables, ItemsFromTable, GameLogic):
             "special perform LP07 tower 8,8,8,8/7,7,7/6,6/5/4      end",
         ]
 
+    def legend(self) -> dict[str, Any]:
+        """The local performance tiles (C-8): a shape's castellers per level, bottom first, or
+        an exhibition's skills (by title); the points; a sentence for a tooltip."""
+        tiles = {}
+        for tile in self.tiles:
+            if tile.shape is not None:
+                widths = ", ".join(map(str, tile.shape))
+                text = (
+                    f"{tile.name}: a tower of {len(tile.shape)} levels of {widths} castellers "
+                    f"(bottom first), {tile.points} points"
+                )
+                skills = None
+            else:
+                skills = [self.titles[s] for s in tile.exhibition]
+                text = (
+                    f"{tile.name}: an exhibition using {' and '.join(skills)}, a tower of "
+                    f"{tile.points} levels, {tile.points} points"
+                )
+            tiles[tile.name] = {
+                "shape": list(tile.shape) if tile.shape is not None else None,
+                "exhibition": skills,
+                "points": tile.points,
+                "text": text,
+            }
+        return {"tiles": tiles, "skills": dict(self.titles)}
+
     def hints(self, game: PlayableGame, player: int) -> list[str]:
         from .render import hints
 

@@ -277,6 +277,9 @@ def hints(logic: Any, game: Any, player: int) -> list[str]:
 
     state = game.state["g"]
     lines = []
+    proposed = next_action(logic, game, player)
+    if proposed is not None:
+        lines.append(f"Next: {proposed[0]} — {proposed[1]}")
     pawn = state["pawns"][player]
     upcoming = [s for s in state["calendar"] if s[0] >= game.round]
     if upcoming:
@@ -301,7 +304,7 @@ def hints(logic: Any, game: Any, player: int) -> list[str]:
             why = _not_now(game, text)
             best = f"scores {score} (your best is {state['best'][player]})"
             if why is None:
-                lines.append(f"{head}: best tower {text} {best}")
+                lines.append(f"{head}: best {text} {best}")
             else:
                 lines.append(f"{head}: best tower {format_levels(levels)} {best}; not now: {why}")
             if pawn != where_index:
@@ -345,6 +348,84 @@ def hints(logic: Any, game: Any, player: int) -> list[str]:
     if not state["lp"][pawn]:
         lines.append(f"No local performance is left in {logic.regions[pawn]}.")
     return lines
+
+
+#: The kinds of action `next_action` weighs: the steps towards a festival (C-4).
+PROPOSED_KINDS = ("move", "recruit", "train", "tower")
+
+
+def next_action(logic: Any, game: Any, player: int) -> tuple[str, str] | None:
+    """The next useful action for `player` and why, or None (not their turn, or nothing but
+    ending the turn and specials). Each legal move, recruit, training and tower is tried on a
+    copy and rated with the bots' evaluation (`heuristic`); the best one is proposed with a
+    reason read from the table: the festival a region hosts or leads to, the festival sizes
+    castellers match, the skill a training raises, what a tower scores."""
+    if game.is_over() or game.current_player != player:
+        return None
+    best: tuple[float, Any] | None = None
+    for action in game.legal_actions():
+        if action.kind not in PROPOSED_KINDS:
+            continue
+        trial = game.clone()
+        trial.apply(action)
+        value = logic.heuristic(trial, player)
+        if best is None or value > best[0]:
+            best = (value, action)
+    if best is None:
+        return None
+    action = best[1]
+    return action.text, _reason(logic, game, player, action)
+
+
+def _reason(logic: Any, game: Any, player: int, action: Any) -> str:
+    """Why `next_action` proposes `action`, in words."""
+    state = game.state["g"]
+    festivals = [
+        (rnd, logic.regions[logic.festival_region[f]], list(numbers))
+        for rnd, f, numbers in state["calendar"]
+        if rnd >= game.round
+    ]
+    sizes = sorted({n for _r, _w, numbers in festivals for n in numbers})
+    words = action.text.split()
+    if action.kind == "move":
+        region = words[-1]
+        here = [f for f in festivals if f[1] == region]
+        if here:
+            rnd, _where, numbers = here[0]
+            return (
+                f"{region} hosts the festival of round {rnd} (sizes "
+                f"{', '.join(map(str, numbers))}): compete there with your pawn (C-9.2)"
+            )
+        index = logic.regions.index(region)
+        near = [f for f in festivals if logic.regions.index(f[1]) in logic.adjacent[index]]
+        if near:
+            rnd, where, _numbers = near[0]
+            return f"{region} is next to {where}, whose festival is in round {rnd}"
+        wanted = [n for n in sizes if state["regions"][index][n - logic.low]]
+        if wanted:
+            return f"castellers of the festivals' sizes wait there: {', '.join(map(str, wanted))}"
+        return "its castellers and local performances suit your team best"
+    if action.kind == "recruit":
+        numbers = [int(w) for w in words[1:]]
+        matching = [n for n in numbers if n in sizes]
+        if matching:
+            rnd, where, _numbers = next(f for f in festivals if set(matching) & set(f[2]))
+            return (
+                f"size{'s' if len(matching) > 1 else ''} {', '.join(map(str, matching))} for the "
+                f"festival in {where} "
+                f"(round {rnd}): a qualifying tower needs a casteller of every size (C-9.2)"
+            )
+        team = sum(state["teams"][player]) + len(numbers)
+        return f"a team of {team} builds taller towers"
+    if action.kind == "train":
+        skill = words[-1]
+        if skill not in logic.titles:
+            return "a trained Special tile gives a free special action (C-4.6)"
+        rank = state["ranks"][player][logic.skill_index[skill]]
+        return f"{logic.titles[skill]} {rank} → {rank + 1}: your towers may use it once more"
+    if action.kind == "tower":
+        return "it is your best tower for this round's festival"
+    return "the bots' evaluation rates it best"
 
 
 def narrate(event: dict[str, Any]) -> list[Any]:

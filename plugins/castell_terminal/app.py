@@ -17,17 +17,18 @@ the game is saved when the input ends.
 
 from __future__ import annotations
 
-import io
 import sys
 from typing import Any, TextIO
 
 from rich.console import Console
+from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from castell_dsl.contract import ActionError, UndoError
+from castell_dsl.contract import ActionError, ByWidth, UndoError
 from castell_dsl.runtime.saves import SaveError
 from castell_dsl.runtime.session import Session
+from castell_terminal.pager import page
 from castell_terminal.visible import ShowTextOnly
 
 HELP = """\
@@ -36,15 +37,16 @@ Commands:
   hint        advice for your move          board   the whole table (a pager)
   undo        take back your actions of this turn (or your last turn)
   log         the actions so far            save [FILE]  save the game
+  actions     every legal action, numbered
   quit        save and stop                 help TOPIC   a topic of the rules
   help        this text"""
 
 #: The engine's own events; every other event is the game's, told by its `narrate`.
 ENGINE_EVENTS = frozenset({"start", "round", "turn", "action", "end"})
-#: Width at which `board` draws the full table, whatever the terminal's width.
+#: From this width on, every turn shows the whole table and the scores as a table.
 FULL_WIDTH = 120
 #: Command words, offered by completion beside the legal actions.
-COMMANDS = ("help", "hint", "undo", "board", "log", "save", "quit")
+COMMANDS = ("help", "hint", "undo", "board", "actions", "log", "save", "quit")
 
 
 class TerminalApp:
@@ -211,6 +213,9 @@ class TerminalApp:
         elif word == "board":
             self.board(player)
             return True
+        elif word == "actions":
+            self.list_actions(everything=True)
+            return True
         elif word == "log":
             for i, (seat, entry) in enumerate(session.log_entries(), 1):
                 who = session.describe_seat(seat) if seat is not None else "?"
@@ -271,8 +276,7 @@ class TerminalApp:
 
         body = Markdown(f"## {found.heading}\n\n{found.text}")
         if self.interactive and found.text.count("\n") + 2 > self.console.height:
-            with self.console.pager(styles=True):
-                self.console.print(body)
+            page(self.console, [body])
         else:
             self.console.print(body)
 
@@ -307,29 +311,20 @@ class TerminalApp:
         return f"score now: total ({names}; `board` names them in full)\n{seats}"
 
     def board(self, player: int) -> None:
-        """The full table, drawn at least FULL_WIDTH wide: through a pager on a terminal,
-        printed in full otherwise."""
+        """The whole table (the game's full view, `ByWidth.wide`), laid out for this console's
+        width: through the pager on a terminal (`pager.page`: never raw escape codes),
+        printed in place otherwise."""
         game = self.session.game
-        wide = Console(
-            width=max(self.console.width, FULL_WIDTH),
-            file=io.StringIO(),
-            force_terminal=self.console.is_terminal,
-            color_system=self.console.color_system,  # type: ignore[arg-type]
-            highlight=False,
-        )
-        wide.push_render_hook(ShowTextOnly())
         when = f"Round {game.round} of {game.rounds}" if game.round else "Setup"
-        wide.rule(f"{when} — the whole table")
+        drawn: list[Any] = [Rule(f"{when} — the whole table")]
         for renderable in game.logic.render(game, player):
-            wide.print(renderable)
-        wide.print(self.scores_table(short=False))
-        output = wide.file.getvalue()  # type: ignore[attr-defined]
-        drawn = Text.from_ansi(output)
+            drawn.extend(renderable.wide() if isinstance(renderable, ByWidth) else [renderable])
+        drawn.append(self.scores_table(short=False))
         if self.interactive:
-            with self.console.pager(styles=True):
-                self.console.print(drawn, soft_wrap=True)
+            page(self.console, drawn)
         else:
-            self.console.print(drawn, soft_wrap=True)
+            for renderable in drawn:
+                self.console.print(renderable)
 
     def scores_table(
         self, short: bool = True, title: str = "Scores now", winners: tuple[int, ...] = ()
@@ -365,47 +360,92 @@ class TerminalApp:
             )
         return table
 
-    def list_actions(self) -> None:
+    def list_actions(self, everything: bool = False) -> None:
         """The legal actions, numbered, grouped by kind (the kind written once per group), on
-        as few lines as they need."""
+        as few lines as they need. A list longer than a quarter of the screen (Calico's 24
+        orders of design goals) is shortened: each kind with many actions becomes its count
+        and an example, so the table stays on the screen; `actions` numbers them all."""
         actions = self.session.game.legal_actions()
         pending = self.session.game.view()["pending_grant"]
         if pending:
             self.console.print(f"You gained a {pending} action: take it now.")
-        line = Text()
-        label: str | None = None
-        own: str | None
-        texts = [a.text for a in actions]
-        heads = [t.rsplit(" ", 1)[0] if " " in t else t for t in texts]
-        for i, (action, text) in enumerate(zip(actions, texts, strict=True)):
-            run = heads[i : i + 3]
-            if (label == heads[i] and " " in text) or (len(run) == 3 and len(set(run)) == 1):
-                own, rest = heads[i], text[len(heads[i]) + 1 :]  # `place pink/dots: 1 3,2`
-            else:
-                first, _, rest = text.partition(" ")
-                own = first if rest and (label == first or action.kind == first) else None
-                if own is None:
-                    rest = text
-            if line:
-                line.append("  ")
-            if own != label or own is None:
-                label = own
-                if own is not None:
-                    line.append(f"{own}: ", style="bold")
-            line.append(str(i + 1), style="cyan")
-            line.append(f" {rest}")
+        line = numbered(actions, range(len(actions)))
+        if not everything and self._lines(line) > max(4, self.console.height // 4):
+            line = Text()
+            kinds: dict[str, list[int]] = {}
+            for i, action in enumerate(actions):
+                kinds.setdefault(action.kind, []).append(i)
+            for kind, indexes in kinds.items():
+                if line:
+                    line.append("  ")
+                if len(indexes) <= 3:
+                    line.append_text(numbered(actions, indexes))
+                    continue
+                line.append(f"{kind}: ", style="bold")
+                example = actions[indexes[0]].text
+                line.append(f"{len(indexes)} choices, e.g. {example}")
+            line.append("  (`actions` numbers them all; Tab completes)", style="dim")
         self.console.print(line)
 
+    def _lines(self, text: Text) -> int:
+        """How many lines `text` takes on this console."""
+        return len(text.wrap(self.console, self.console.width))
+
     def final(self) -> None:
+        """The end: the final scores by category, then in words who won and what decided
+        (a tie-break, a shared win), and the game's own verdict (`GameLogic.outcome`: a
+        scenario passed or not). A game alone at the table names no winner."""
+        from castell_dsl.runtime.standings import decided_by, describe
+
         game = self.session.game
         result = game.result()
         self.show(None)
-        winners = tuple(result["winners"])
+        alone = game.players == 1
+        winners = () if alone else tuple(result["winners"])
         self.console.print(self.scores_table(short=False, title="Final scores", winners=winners))
-        names = " and ".join(self.session.describe_seat(w) for w in winners)
-        self.console.print(f"Winner: {names}")
-        for line in report_lines(result.get("report") or {}):
+        if alone:
+            self.console.print(f"Final score: {result['players'][0]['total']}", markup=False)
+        else:
+            names = " and ".join(self.session.describe_seat(w) for w in winners)
+            self.console.print(f"Winner{'s' if len(winners) > 1 else ''}: {names}", markup=False)
+            top = max(p["total"] for p in result["players"])
+            why = describe(decided_by(game), top, self.session.describe_seat)
+            if why:
+                self.console.print(why, markup=False)
+        report = result.get("report") or {}
+        words = game.logic.outcome(report) if report else []
+        for line in words or report_lines(report):
             self.console.print(line, markup=False)
+
+
+def numbered(actions: list[Any], indexes: Any) -> Text:
+    """The actions at `indexes`, numbered from 1 by their place in `actions`, on one line: the
+    kind (or a longer common head, `place pink/dots:`) written once per run of actions."""
+    line = Text()
+    label: str | None = None
+    own: str | None
+    texts = [a.text for a in actions]
+    heads = [t.rsplit(" ", 1)[0] if " " in t else t for t in texts]
+    chosen = list(indexes)
+    for n, i in enumerate(chosen):
+        action, text = actions[i], texts[i]
+        run = [heads[j] for j in chosen[n : n + 3]]
+        if (label == heads[i] and " " in text) or (len(run) == 3 and len(set(run)) == 1):
+            own, rest = heads[i], text[len(heads[i]) + 1 :]  # `place pink/dots: 1 3,2`
+        else:
+            first, _, rest = text.partition(" ")
+            own = first if rest and (label == first or action.kind == first) else None
+            if own is None:
+                rest = text
+        if line:
+            line.append("  ")
+        if own != label or own is None:
+            label = own
+            if own is not None:
+                line.append(f"{own}: ", style="bold")
+        line.append(str(i + 1), style="cyan")
+        line.append(f" {rest}")
+    return line
 
 
 def report_lines(report: Any, prefix: str = "", limit: int = 40) -> list[str]:

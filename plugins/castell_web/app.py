@@ -83,9 +83,10 @@ def create_app(
     async def games(_request: Request) -> Response:
         from castell_dsl.runtime.plugins import registries
 
-        found = await asyncio.to_thread(catalogue)
-        for game in found:
-            game["renderer"] = renderer_url(assets, game["mechanics"])
+        found = [
+            {**game, "renderer": renderer_url(assets, game["mechanics"])}
+            for game in await asyncio.to_thread(catalogue)
+        ]
         return JSONResponse({"games": found, "bots": sorted(registries().bots)})
 
     async def create(request: Request) -> Response:
@@ -138,7 +139,9 @@ def create_app(
             return _error(404, "no such match")
         async with match.lock:
             record = lobby.save(match.id)
-        return await _steps_response(record)
+            names = [match.label(i) for i in range(len(match.session.seats))]
+            stood_in = list(match.seating.stood_in)
+        return await _steps_response(record, names, stood_in)
 
     async def upload(request: Request) -> Response:
         try:
@@ -147,11 +150,16 @@ def create_app(
             return _error(400, str(exc))
         return await _steps_response(record)
 
-    async def _steps_response(record: Any) -> Response:
+    async def _steps_response(
+        record: Any, names: list[str] | None = None, stood_in: list[int] | None = None
+    ) -> Response:
+        """The replay's steps; `names` and `stood_in` (which actions a stand-in played) come
+        from a match on this server, not from an uploaded file."""
         try:
-            found = await asyncio.to_thread(steps_of, record)
+            found = await asyncio.to_thread(steps_of, record, names)
         except Refused as exc:
             return _error(400, str(exc))
+        found["stood_in"] = stood_in or []
         for_game = found.get("mechanics", "")
         found["renderer"] = renderer_url(assets, for_game)
         return JSONResponse(found)

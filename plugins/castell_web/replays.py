@@ -17,7 +17,11 @@ from .matches import Refused
 MAX_ACTIONS = 5000
 
 
-def steps_of(record: Any) -> dict[str, Any]:
+def steps_of(record: Any, names: list[str] | None = None) -> dict[str, Any]:
+    """The steps of a save record; `names` labels its seats (a match's players' names; by
+    default `seat N (kind)`)."""
+    from castell_dsl.runtime.standings import decided_by, describe
+
     if not isinstance(record, dict) or any(key not in record for key in REQUIRED):
         raise Refused("not a Castell DSL save file (it needs " + ", ".join(REQUIRED) + ")")
     if not isinstance(record.get("actions"), list) or len(record["actions"]) > MAX_ACTIONS:
@@ -36,11 +40,27 @@ def steps_of(record: Any) -> dict[str, Any]:
         player = fresh.current_player
         fresh.apply(text)
         steps.append({"action": text, "player": player, "round": fresh.round, "view": fresh.view()})
-    return {
+    seats = record.get("seats")
+    if names is None:
+        kinds = seats if isinstance(seats, list) and len(seats) == game.players else None
+        names = [
+            f"seat {i}" + (f" ({kinds[i]})" if kinds and kinds[i] != "you" else "")
+            for i in range(game.players)
+        ]
+    out: dict[str, Any] = {
         "game": game.rules.game.title,
         "rules": game.rules.name,
         "mechanics": game.rules.game.mechanics,
-        "seats": record.get("seats"),
+        "seats": seats,
+        "names": names,
+        "legend": game.logic.legend(),
         "steps": steps,
-        "result": game.result() if game.is_over() else None,
+        "result": None,
     }
+    if game.is_over():
+        result = game.result()
+        top = max(p["total"] for p in result["players"])
+        out["result"] = result
+        out["decided"] = describe(decided_by(game), top, names.__getitem__)
+        out["outcome"] = game.logic.outcome(result.get("report") or {})
+    return out

@@ -33,6 +33,9 @@ class StoredMatch:
     version: int = 0
     created: float = field(default_factory=time.time)
     over: bool = False
+    #: The seats' state beyond the log (`castell_web.seating.Seating.to_json`): names, the
+    #: clock and its deadline, seats left to the stand-in, actions a stand-in played.
+    seating: dict[str, Any] = field(default_factory=dict)
 
 
 class MatchStore(Protocol):
@@ -40,8 +43,16 @@ class MatchStore(Protocol):
 
     def create(self, match: StoredMatch) -> None: ...
     def load_all(self) -> list[StoredMatch]: ...
-    def set_log(self, match_id: str, actions: list[str], version: int, over: bool) -> None:
-        """Record the match's whole action log (after an action, or shorter after an undo)."""
+    def set_log(
+        self,
+        match_id: str,
+        actions: list[str],
+        version: int,
+        over: bool,
+        seating: dict[str, Any] | None = None,
+    ) -> None:
+        """Record the match's whole action log (after an action, or shorter after an undo),
+        and its seating when given, in one write."""
         ...
 
     def close(self) -> None: ...
@@ -63,7 +74,8 @@ CREATE TABLE IF NOT EXISTS matches (
     token_hashes TEXT NOT NULL,
     version INTEGER NOT NULL DEFAULT 0,
     over INTEGER NOT NULL DEFAULT 0,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    seating TEXT NOT NULL DEFAULT '{}'
 );
 CREATE TABLE IF NOT EXISTS actions (
     match_id TEXT NOT NULL REFERENCES matches(id),
@@ -87,6 +99,9 @@ class SqliteStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(matches)")}
+        if "seating" not in columns:  # a database made before seats had names and clocks
+            self._db.execute("ALTER TABLE matches ADD COLUMN seating TEXT NOT NULL DEFAULT '{}'")
         # Rows already stored per match, so appending one action is one insert.
         self._lengths: dict[str, int] = {}
 
@@ -94,7 +109,8 @@ class SqliteStore:
         with self._lock, self._db:
             self._db.execute("BEGIN")
             self._db.execute(
-                "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO matches (id, rules, players, seed, seats, token_hashes, version, "
+                "over, created, seating) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     match.id,
                     json.dumps(match.rules),
@@ -105,6 +121,7 @@ class SqliteStore:
                     match.version,
                     int(match.over),
                     match.created,
+                    json.dumps(match.seating),
                 ),
             )
             self._write_actions(match.id, match.actions, 0)
@@ -116,7 +133,14 @@ class SqliteStore:
             [(match_id, n, actions[n]) for n in range(start, len(actions))],
         )
 
-    def set_log(self, match_id: str, actions: list[str], version: int, over: bool) -> None:
+    def set_log(
+        self,
+        match_id: str,
+        actions: list[str],
+        version: int,
+        over: bool,
+        seating: dict[str, Any] | None = None,
+    ) -> None:
         with self._lock, self._db:
             self._db.execute("BEGIN")
             known = self._lengths.get(match_id)
@@ -134,13 +158,17 @@ class SqliteStore:
                 "UPDATE matches SET version = ?, over = ? WHERE id = ?",
                 (version, int(over), match_id),
             )
+            if seating is not None:
+                self._db.execute(
+                    "UPDATE matches SET seating = ? WHERE id = ?", (json.dumps(seating), match_id)
+                )
             self._lengths[match_id] = len(actions)
 
     def load_all(self) -> list[StoredMatch]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, rules, players, seed, seats, token_hashes, version, over, created "
-                "FROM matches ORDER BY created"
+                "SELECT id, rules, players, seed, seats, token_hashes, version, over, created, "
+                "seating FROM matches ORDER BY created"
             ).fetchall()
             out = []
             for row in rows:
@@ -163,6 +191,7 @@ class SqliteStore:
                         version=row[6],
                         over=bool(row[7]),
                         created=row[8],
+                        seating=json.loads(row[9]),
                     )
                 )
         return out

@@ -107,7 +107,7 @@ def test_two_players_and_a_spectator(browser: Any, server: Server) -> None:
         )
         assert watcher.locator(LEGAL).count() == 0
         assert (
-            "Here: seat 0 (you), seat 1 (you); 1 watching"
+            "Here: seat 0, seat 1; 1 watching"
             in watcher.locator("[data-testid=presence]").inner_text()
         )
     finally:
@@ -175,6 +175,12 @@ def test_the_replay_viewer_steps_through_a_finished_game(
     assert "Step 1 of" in page.locator(STATUS).inner_text()
     page.click("[data-testid=last]")
     assert "Game over" in page.locator(STATUS).inner_text()
+    # The log follows the step shown: the last action is marked and scrolled into view.
+    current = page.locator("[data-testid=log] li[aria-current=step]")
+    assert current.count() == 1 and current.is_visible()
+    log_box, line_box = page.locator("[data-testid=log]").bounding_box(), current.bounding_box()
+    assert log_box["y"] <= line_box["y"] <= log_box["y"] + log_box["height"]
+    assert page.locator("[data-testid=first] svg.icon").count() == 1  # an SVG icon, no glyph
     # An uploaded save replays the same; an altered one is refused with the reason.
     record = server.get(f"/api/matches/{match['id']}/save")
     path = tmp_path / "save.json"

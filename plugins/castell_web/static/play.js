@@ -1,11 +1,15 @@
 // The play and watch pages: one WebSocket to the match (docs/protocol.md, "Over WebSocket"),
-// the board drawn by the game's renderer, the legal actions, the action box, hint, undo, log.
-import {describeResult, el, fill, loadRenderer} from "./common.js";
+// the board drawn by the game's renderer, the legal actions, the action box, hint, undo, the
+// log (seat and colour on every line), the scores by category, the clock, and the result.
+import {SEAT_COLOURS, describeResult, el, fill, loadRenderer, logLine, pressable, resultPanel, scoreTable, seatLabel} from "./common.js";
+import {placeIcons} from "./icons.js";
 
 const [, mode, matchId] = location.pathname.split("/");
 const fragment = new URLSearchParams(location.hash.slice(1));
 const token = mode === "play" ? fragment.get("token") : null;
 const $ = (id) => document.getElementById(id);
+/** Boards narrower than this get the game's narrow layout (a phone). */
+const NARROW = 700;
 
 let socket = null;
 let hello = null;
@@ -13,6 +17,8 @@ let renderer = null;
 let state = null;
 let result = null;
 let retry = 250;
+let wasMyTurn = false;
+let clockEnds = null;
 const pendingChecks = new Map();
 
 function send(message) {
@@ -32,63 +38,156 @@ function check(text) {
   });
 }
 
-function seatName(seat) {
-  return hello ? `seat ${seat} (${hello.seats[seat]})` : `seat ${seat}`;
+const names = () => state?.names ?? hello?.names ?? [];
+const mySeat = () => hello?.seat ?? null;
+const label = (seat) => seatLabel(names(), seat, mySeat());
+
+function statusText() {
+  const view = state.view;
+  const round = `round ${view.round}/${view.rounds}`;
+  let text;
+  if (result) text = describeResult(result, names());
+  else if (state.standing_in !== null && state.standing_in !== undefined) {
+    text = state.standing_in === state.seat
+      ? `The stand-in (${hello.stand_in}) is playing your turn — take your seat back to play — ${round}`
+      : `The stand-in (${hello.stand_in}) plays for ${label(state.standing_in)} — ${round}`;
+  } else if (state.legal_actions.length) {
+    text = `Your turn, ${label(state.seat)} — ${round}`;
+    if (view.pending_grant) {
+      text += `. You gained a ${view.pending_grant} action: take it before ending your turn`;
+    }
+  } else if (state.player === null) text = `Round ${view.round}/${view.rounds}`;
+  else text = `Waiting for ${label(state.player)} — ${round}`;
+  return state.seat === null ? `Watching. ${text}` : text;
 }
 
 function showStatus() {
   if (!state) return;
-  const view = state.view;
-  let text;
-  if (result) text = describeResult(result);
-  else if (state.legal_actions.length) text = `Your turn, ${seatName(state.seat)} — round ${view.round}/${view.rounds}`;
-  else if (state.player === null) text = `Round ${view.round}/${view.rounds}`;
-  else text = `Waiting for ${seatName(state.player)} — round ${view.round}/${view.rounds}`;
-  if (state.seat === null) text = `Watching. ${text}`;
-  $("status").textContent = text;
-  $("status").dataset.turn = result ? "over" : (state.legal_actions.length ? "yours" : "waiting");
+  $("status").textContent = statusText();
+  const mine = !result && state.legal_actions.length > 0;
+  $("status").dataset.turn = result ? "over" : (mine ? "yours" : "waiting");
   $("status").dataset.version = String(state.version);
+  const game = hello?.game ?? "Castell DSL";
+  document.title = mine ? `Your turn — ${game}` : (result ? `Game over — ${game}` : `${game} — ${mode === "watch" ? "watching" : "match"}`);
+  if (mine && !wasMyTurn) ding();
+  wasMyTurn = mine;
 }
 
-function showState() {
-  showStatus();
-  const mine = state.legal_actions;
-  fill($("legal"), mine.map((text) => el("li", {},
-    el("button", {type: "button", "data-action": text, onclick: () => act(text)}, text))));
-  fill($("log"), state.log.map((text) => el("li", {}, text)));
-  $("log").scrollTop = $("log").scrollHeight;
-  fill($("scores"), state.scores.map((score, seat) => el("li", {}, `${seatName(seat)}: ${score}`)));
-  $("undo").disabled = !mine.length;
-  $("hint").disabled = state.seat === null;
-  $("action-input").disabled = !mine.length;
+/** A short tone when it becomes your turn, if the player asked for sound (Web Audio: no file). */
+function ding() {
+  const box = $("sound");
+  if (!box.checked) return;
   try {
-    renderer.render(state.view, $("board-svg"), {seat: state.seat, player: state.player, legal: mine, act, check});
+    const audio = new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.4);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.4);
+  } catch (error) {
+    console.warn("no sound", error);
+  }
+  box.dataset.played = String(Number(box.dataset.played ?? 0) + 1);
+}
+
+function showClock() {
+  const left = clockEnds === null ? null : Math.max(0, (clockEnds - Date.now()) / 1000);
+  $("clock").hidden = left === null || !!result;
+  if (left === null || !state) return;
+  const whose = state.player === null ? "" : ` for ${label(state.player)}`;
+  const minutes = Math.floor(left / 60), seconds = Math.floor(left % 60);
+  $("clock-text").textContent = `${minutes}:${String(seconds).padStart(2, "0")} left${whose}`;
+}
+
+function showLog() {
+  const seats = state.log_seats ?? [];
+  const standIns = new Set(state.stood_in ?? []);
+  fill($("log"), state.log.map((text, i) => el("li", {}, logLine(names(), seats[i], text, {mine: mySeat(), standIn: standIns.has(i)}))));
+  $("log").scrollTop = $("log").scrollHeight;
+}
+
+function renderBoard() {
+  if (!renderer || !state) return;
+  const width = $("board").clientWidth || window.innerWidth;
+  try {
+    renderer.render(state.view, $("board-svg"), {
+      seat: state.seat, player: state.player, legal: state.legal_actions, act, check,
+      names: names(), legend: hello?.legend ?? {}, colours: SEAT_COLOURS, narrow: width < NARROW, pressable,
+    });
   } catch (error) {
     console.error("renderer failed", error);
   }
 }
 
+function showState(changed) {
+  showStatus();
+  if (changed) fill($("hints"));  // a hint belongs to the position it was asked in
+  const mine = state.legal_actions;
+  fill($("legal"), mine.map((text) => el("li", {},
+    el("button", {type: "button", "data-action": text, onclick: () => act(text)}, text))));
+  showLog();
+  fill($("scores"), scoreTable(state.score_table, names(), mySeat()));
+  $("undo").disabled = !mine.length;
+  $("hint").disabled = state.seat === null;
+  $("action-input").disabled = !mine.length;
+  $("send").disabled = !mine.length;
+  const away = state.seat !== null && state.away?.[state.seat];
+  $("away-text").textContent = away ? "Take my seat back" : "Let the bot play";
+  $("away").dataset.away = away ? "yes" : "no";
+  clockEnds = state.clock_left === null || state.clock_left === undefined ? null : Date.now() + state.clock_left * 1000;
+  showClock();
+  renderBoard();
+}
+
+function showResult(message) {
+  result = message.result;
+  fill($("result-box"), resultPanel(result, {
+    names: names(), mine: mySeat(), decided: message.decided, outcome: message.outcome ?? [],
+    replay: `/replay/${encodeURIComponent(matchId)}`,
+  }));
+  showStatus();
+  showClock();
+}
+
+function welcome(message) {
+  hello = message;
+  $("title").textContent = `${message.game} — match ${message.match}`;
+  $("save").href = `/api/matches/${message.match}/save`;
+  $("replay").href = `/replay/${message.match}`;
+  const example = (message.examples?.[0] ?? "").split(/\s{2,}/)[0].trim();
+  $("action-input").placeholder = example ? `an action, e.g. ${example}` : "an action";
+  const watching = message.seat === null;
+  $("player-controls").hidden = watching;  // spectators see no controls they cannot use
+  const unnamed = !watching && message.names[message.seat] === `seat ${message.seat}`;
+  $("name-form").hidden = !unnamed;
+  if (unnamed) $("name-input").value = localStorage.getItem("castell-name") ?? "";
+}
+
 async function onMessage(message) {
   switch (message.type) {
     case "hello":
-      hello = message;
-      $("title").textContent = `${message.game} — match ${message.match}`;
-      document.title = `${message.game} — ${message.seat === null ? "watching" : `seat ${message.seat}`}`;
-      $("save").href = `/api/matches/${message.match}/save`;
-      $("replay").href = `/replay/${message.match}`;
+      welcome(message);
       renderer = await loadRenderer(message.renderer);
       break;
-    case "state":
+    case "state": {
+      const changed = state === null || state.version !== message.version;
       state = message;
-      if (!message.over) result = null;
-      if (renderer) showState();
+      if (!message.over) { result = null; fill($("result-box")); }
+      if (renderer) showState(changed);
+      if (hello && state.seat !== null) $("name-form").hidden = state.names[state.seat] !== `seat ${state.seat}`;
       break;
+    }
     case "result":
-      result = message.result;
-      showStatus();
+      showResult(message);
       break;
     case "error":
       $("message").textContent = `Refused: ${message.message} [${message.code}]`;
+      break;
+    case "notice":
+      $("message").textContent = message.message;
       break;
     case "hint":
       fill($("hints"), message.lines.map((line) => el("li", {}, line)));
@@ -103,9 +202,11 @@ async function onMessage(message) {
       $("message").textContent = `Took back ${message.actions} action(s).`;
       break;
     case "joined":
-    case "left":
-      $("presence").textContent = `Here: ${message.online.map(seatName).join(", ") || "no players"}; ${message.watchers} watching`;
+    case "left": {
+      const here = message.online.map(label).join(", ") || "no players";
+      $("presence").textContent = `Here: ${here}; ${message.watchers} watching`;
       break;
+    }
     default:
       break;
   }
@@ -133,6 +234,20 @@ $("action-form").addEventListener("submit", (event) => {
   if (text) act(text);
   $("action-input").value = "";
 });
+$("name-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const name = $("name-input").value.trim();
+  if (!name) return;
+  localStorage.setItem("castell-name", name);
+  send({command: "name", name});
+});
 $("hint").addEventListener("click", () => send({command: "hint"}));
 $("undo").addEventListener("click", () => send({command: "undo"}));
+$("away").addEventListener("click", () => send({command: "seat", away: $("away").dataset.away !== "yes"}));
+$("sound").checked = localStorage.getItem("castell-sound") === "on";
+$("sound").addEventListener("change", () => localStorage.setItem("castell-sound", $("sound").checked ? "on" : "off"));
+let resizing = null;
+window.addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(renderBoard, 100); });
+setInterval(showClock, 500);
+placeIcons();
 connect();
