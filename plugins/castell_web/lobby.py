@@ -1,49 +1,49 @@
 """The lobby: which games are installed, creating matches, and rebuilding them after a restart.
 
-Creation requests come from the network, so every field is checked here: a rule set is named
-from the installed ones only (never a path), variants by plain names, seats by bot specs.
+Creation requests come from the network, so every field is checked here, strictly: a rule set
+and its variants are chosen by name among the installed ones only (never a path: see
+`castell_dsl.runtime.installed`), seats are bot specs within the tighter ranges a server
+accepts (`BotFactory.served`), and the seed is a whole number (not `true`, not `1.0`).
 """
 
 from __future__ import annotations
 
-import re
+import logging
 import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from castell_dsl.runtime.loading import load_rules
+from castell_dsl.language.diagnostics import RuleError
+from castell_dsl.runtime.installed import (
+    NotInstalled,
+    Shadowed,
+    installed_rule_sets,
+    installed_variants,
+    load_installed,
+)
 from castell_dsl.runtime.saves import rules_identity, save_record
 from castell_dsl.runtime.session import HUMAN, Session
 
+from .bots import BotPool
+from .limits import Limits
 from .matches import Match, Refused, token_hash
 from .store import MatchStore, StoredMatch
 
-VARIANT_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+log = logging.getLogger("castell_web")
 
-
-def _available_variants(rules_name: str) -> list[str]:
-    from castell_dsl.runtime.loading import rule_path
-    from castell_dsl.runtime.plugins import registries
-
-    path = rule_path()
-    found = path.find_rules(rules_name)
-    names = set(path.variant_names([found] if found else []))
-    for name, variant in registries().variants.items():
-        if not variant.applies_to or rules_name in variant.applies_to:
-            names.add(name)
-    return sorted(names)
+#: The fields of a creation request.
+FIELDS = frozenset({"rules", "variants", "players", "seed"})
+#: Longest seat entry ("you" or a bot spec).
+MAX_SEAT = 80
 
 
 def catalogue() -> list[dict[str, Any]]:
     """The installed games for the lobby: rule set, title, player range, variants."""
-    from castell_dsl.language.diagnostics import RuleError
-    from castell_dsl.runtime.loading import rule_path
-
     out = []
-    for name in rule_path().rule_names():
+    for name in installed_rule_sets():
         try:
-            rules = load_rules(name)
-        except RuleError:
+            rules = load_installed(name)
+        except (RuleError, NotInstalled, Shadowed):
             continue
         low, high = rules.game.players
         out.append(
@@ -52,10 +52,52 @@ def catalogue() -> list[dict[str, Any]]:
                 "title": rules.game.title,
                 "players": [low, high],
                 "mechanics": rules.game.mechanics,
-                "variants": _available_variants(name),
+                "variants": list(installed_variants(name)),
             }
         )
     return out
+
+
+def load_named_rules(rules_name: Any, variants: Any) -> Any:
+    """Installed rules chosen by name over the network (Refused otherwise: the message depends
+    only on what is installed, never on what else exists on the server's disk)."""
+    try:
+        return load_installed(rules_name, variants)
+    except NotInstalled as exc:
+        raise Refused(f"{exc} (see /api/games)") from None
+    except Shadowed as exc:  # the operator's problem: logged in full, not told to the client
+        log.error("%s", exc)
+        raise Refused("this rule set cannot be loaded on this server now") from None
+    except RuleError as exc:  # the installed rules with these variants (say what, not where)
+        reasons = "; ".join(d.message for d in exc.diagnostics if d.is_error)
+        raise Refused(f"{rules_name} cannot be played with these variants: {reasons}") from None
+
+
+def _checked_request(request: Any) -> tuple[Any, Any, list[str], int | None]:
+    """(rules, variants, seats, seed) of a creation request, every field's type checked."""
+    if not isinstance(request, dict):
+        raise Refused("send a JSON object: {rules, variants, players, seed}")
+    unknown = sorted(str(key)[:40] for key in request if key not in FIELDS)
+    if unknown:
+        raise Refused(f"unknown field '{unknown[0]}' (fields: {', '.join(sorted(FIELDS))})")
+    variants = request.get("variants")
+    if variants is None:
+        variants = []
+    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+        raise Refused("'variants' is a list of variant names")
+    players = request.get("players")
+    if (
+        not isinstance(players, list)
+        or not players
+        or not all(isinstance(p, str) and 0 < len(p) <= MAX_SEAT for p in players)
+    ):
+        raise Refused("'players' is a list of seats: \"you\" or a bot (random, greedy, mcts)")
+    seed = request.get("seed")
+    if seed is not None and (
+        not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**31
+    ):
+        raise Refused("'seed' is a whole number from 0 to 2**31 - 1")
+    return request.get("rules"), variants, [p.strip() for p in players], seed
 
 
 @dataclass
@@ -69,82 +111,75 @@ class NewMatch:
 class Lobby:
     """Every match on this server, by id, kept in memory and in the store."""
 
-    def __init__(self, store: MatchStore | None):
+    def __init__(self, store: MatchStore | None, bots: BotPool, limits: Limits | None = None):
         self.store = store
+        self.bots = bots
+        self.limits = limits or Limits()
         self.matches: dict[str, Match] = {}
 
-    def create(self, request: dict[str, Any]) -> NewMatch:
+    def create(self, request: Any) -> NewMatch:
         """Check a creation request and start the match (synchronous: run it in a thread)."""
-        from castell_dsl.language.diagnostics import RuleError
-        from castell_dsl.runtime.bots import BotSpecError
-        from castell_dsl.runtime.loading import rule_path
+        from castell_dsl.runtime.bots import BotSpecError, check_bot_spec
 
-        rules_name = request.get("rules")
-        if not isinstance(rules_name, str) or rules_name not in rule_path().rule_names():
-            raise Refused(f"unknown game {rules_name!r}: see /api/games")
-        variants = request.get("variants") or []
-        if not isinstance(variants, list) or not all(
-            isinstance(v, str) and VARIANT_NAME.match(v) for v in variants
-        ):
-            raise Refused("'variants' is a list of variant names")
-        players = request.get("players")
-        if (
-            not isinstance(players, list)
-            or not players
-            or not all(isinstance(p, str) and 0 < len(p) <= 80 for p in players)
-        ):
-            raise Refused("'players' is a list of seats: \"you\" or a bot (random, greedy, mcts)")
-        seed = request.get("seed")
-        if seed is None:
-            seed = secrets.randbelow(1_000_000)
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**31:
-            raise Refused("'seed' is a whole number from 0 to 2**31 - 1")
-        try:
-            rules = load_rules(rules_name, tuple(variants))
-        except RuleError as exc:
-            raise Refused(f"cannot load {rules_name} with {variants}: {exc}") from None
+        rules_name, variants, seats, seed = _checked_request(request)
+        if len(self.matches) >= self.limits.matches:
+            raise Refused(f"this server holds {self.limits.matches:,} matches, its most")
+        rules = load_named_rules(rules_name, variants)
         low, high = rules.game.players
-        if not low <= len(players) <= high:
-            raise Refused(f"{rules.game.title} is for {low} to {high} players, not {len(players)}")
+        if not low <= len(seats) <= high:
+            raise Refused(f"{rules.game.title} is for {low} to {high} players, not {len(seats)}")
         try:
-            session = Session(rules, len(players), seed, [p.strip() for p in players])
+            for spec in seats:
+                if spec != HUMAN:
+                    check_bot_spec(spec, served=True)
+            if seed is None:
+                seed = secrets.randbelow(2**31)
+            session = Session(rules, len(seats), seed, seats)
         except (BotSpecError, ValueError) as exc:
             raise Refused(str(exc)) from None
         tokens = [secrets.token_urlsafe(24) if s == HUMAN else None for s in session.seats]
         record = StoredMatch(
             id=secrets.token_urlsafe(6),
             rules=rules_identity(rules),
-            players=len(players),
+            players=len(seats),
             seed=seed,
             seats=session.seats,
             token_hashes=[token_hash(t) if t else None for t in tokens],
             actions=list(session.game.log),
         )
-        match = Match(self.store, record, session, rules.game.mechanics)
+        match = Match(self.store, record, session, rules.game.mechanics, self.bots)
         if self.store is not None:
             self.store.create(record)
         self.matches[record.id] = match
         return NewMatch(match, tokens)
 
     def restore(self) -> list[str]:
-        """Rebuild every stored match by replaying its log; returns the problems, per match."""
+        """Rebuild every stored match by replaying its log. A match that cannot be rebuilt is
+        quarantined (kept in the store, never loaded again) and reported; the others load."""
         problems: list[str] = []
         if self.store is None:
             return problems
+        before = {match_id for match_id, _ in self.store.quarantined()}
         for record in self.store.load_all():
             try:
                 self.matches[record.id] = self._rebuild(record)
             except Exception as exc:  # one broken match must not stop the server
-                problems.append(f"match {record.id}: cannot be restored ({exc})")
+                self.store.quarantine(record.id, f"cannot be rebuilt: {exc}")
+        for match_id, reason in self.store.quarantined():
+            if match_id not in before:
+                problems.append(f"match {match_id} quarantined: {reason}")
+        if before:
+            problems.append(f"{len(before)} match(es) quarantined earlier are not loaded")
         return problems
 
     def _rebuild(self, record: StoredMatch) -> Match:
         info = record.rules
-        rules = load_rules(str(info.get("name")), tuple(info.get("variants") or ()))
+        variants = [v["name"] if isinstance(v, dict) else v for v in info.get("variants") or []]
+        rules = load_installed(str(info.get("name")), variants)
         if rules.hash != info["hash"]:
             raise Refused("its rules have changed since it started")
         session = Session(rules, record.players, record.seed, record.seats, log=record.actions)
-        return Match(self.store, record, session, rules.game.mechanics)
+        return Match(self.store, record, session, rules.game.mechanics, self.bots)
 
     def get(self, match_id: str) -> Match:
         match = self.matches.get(match_id)

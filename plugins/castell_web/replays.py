@@ -1,7 +1,11 @@
 """A finished (or saved) game as steps for the replay page: the view after every action.
 
-The record is first replayed and verified like `castell replay` does, so an altered save is
-refused with the reason, then replayed again step by step to collect the views.
+An uploaded save comes from a stranger, so it is read by names only: its rule set and variants
+must be installed ones, chosen by name (`castell_dsl.runtime.installed`); the paths and file
+hashes a save also records are never opened, looked at or quoted, so an upload can neither
+make the server read a file nor learn whether one exists. The record, reduced to those names,
+is then replayed and verified like `castell replay` does (an altered save is refused with the
+reason), and replayed again step by step to collect the views.
 """
 
 from __future__ import annotations
@@ -9,25 +13,55 @@ from __future__ import annotations
 from typing import Any
 
 from castell_dsl.runtime.games import start_game
-from castell_dsl.runtime.saves import REQUIRED, SaveError, replay
+from castell_dsl.runtime.saves import OLD_FORMATS, SaveError, check_record, replay
 
+from .lobby import load_named_rules
 from .matches import Refused
 
 #: Longer logs than this are refused (a hand-made save must not make the server work for long).
 MAX_ACTIONS = 5000
 
 
-def steps_of(record: Any) -> dict[str, Any]:
-    if not isinstance(record, dict) or any(key not in record for key in REQUIRED):
-        raise Refused("not a Castell DSL save file (it needs " + ", ".join(REQUIRED) + ")")
-    if not isinstance(record.get("actions"), list) or len(record["actions"]) > MAX_ACTIONS:
-        raise Refused(f"'actions' must be a list of at most {MAX_ACTIONS} action texts")
+def by_names(record: Any) -> dict[str, Any]:
+    """The save with its rules identity reduced to names (rule set, variants) and hash: what
+    the server may use of it. Refused when it is not a save or names no installed rules."""
     try:
-        game = replay(record, verify=True)
+        record = check_record(record, "the save")
     except SaveError as exc:
         raise Refused(str(exc)) from None
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise Refused(f"the save file is malformed ({exc})") from None
+    if len(record["actions"]) > MAX_ACTIONS:
+        raise Refused(f"'actions' must be a list of at most {MAX_ACTIONS} action texts")
+    info = record["rules"]
+    file = info.get("file") if record["format"] not in OLD_FORMATS else None
+    name = (file or {}).get("bundled") or info["name"]
+    variants = [v if isinstance(v, str) else v["name"] for v in info.get("variants") or []]
+    return {
+        **record,
+        "format": "castell-save/2",
+        "rules": {
+            "name": name,
+            "hash": info["hash"],
+            "file": None,
+            "variants": [{"name": v} for v in variants],
+            "files": [],
+        },
+    }
+
+
+def steps_of(record: Any) -> dict[str, Any]:
+    clean = by_names(record)
+    rules = clean["rules"]
+    variants = [v["name"] for v in rules["variants"]]
+    installed = load_named_rules(rules["name"], variants)
+    if installed.hash != rules["hash"]:
+        raise Refused(
+            f"this save was played with other rules than the installed {rules['name']} "
+            f"(saved {rules['hash'][:19]}…, installed {installed.hash[:19]}…)"
+        )
+    try:
+        game = replay(clean, verify=True)
+    except SaveError as exc:
+        raise Refused(str(exc)) from None
     fresh = start_game(game.rules, game.players, game.seed, record_events=False)
     steps: list[dict[str, Any]] = [
         {"action": None, "player": None, "round": fresh.round, "view": fresh.view()}
@@ -38,7 +72,7 @@ def steps_of(record: Any) -> dict[str, Any]:
         steps.append({"action": text, "player": player, "round": fresh.round, "view": fresh.view()})
     return {
         "game": game.rules.game.title,
-        "rules": game.rules.name,
+        "rules": rules["name"],
         "mechanics": game.rules.game.mechanics,
         "seats": record.get("seats"),
         "steps": steps,

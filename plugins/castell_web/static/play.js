@@ -80,6 +80,7 @@ async function onMessage(message) {
       break;
     case "state":
       state = message;
+      $("save").hidden = !message.over;  // a save holds the seed: offered once the match is over
       if (!message.over) result = null;
       if (renderer) showState();
       break;
