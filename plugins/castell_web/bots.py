@@ -19,19 +19,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 import logging
-import multiprocessing
+import os
+import select
+import subprocess
+import sys
 import threading
-from collections import OrderedDict
+import time
+from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from multiprocessing.connection import Connection
+from dataclasses import asdict, dataclass
 from typing import Any
 
 log = logging.getLogger("castell_web")
 
 #: Positions a worker keeps between turns (one per match it served last).
 CACHED_GAMES = 32
+#: Longest reply a worker may send (hint lines, an action text), in bytes.
+MAX_REPLY = 1 << 20
 #: Priorities: lower is served first.
 HINT, TURN = 0, 1
 
@@ -95,70 +101,86 @@ def _think(games: OrderedDict[str, Any], work: Work) -> Any:
     return action if isinstance(action, str) else action.text
 
 
-def worker_main(conn: Connection) -> None:
-    """A worker's life: answer one `Work` at a time until the server closes the pipe."""
+def worker_main() -> None:
+    """A worker's life (`python -m castell_web.bots`): answer one `Work` per line of standard
+    input with one JSON line, until the server closes the pipe. Replies go to a copy of the
+    original standard output; anything a bot or plugin prints goes to standard error."""
     from castell_dsl.runtime.workers import worker_initializer
 
+    replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
     worker_initializer()
     games: OrderedDict[str, Any] = OrderedDict()
-    while True:
+    for line in sys.stdin:
         try:
-            work = conn.recv()
-        except (EOFError, OSError):
-            return
-        try:
-            reply: tuple[str, Any] = ("ok", _think(games, work))
+            fields = json.loads(line)
+            fields["variants"], fields["log"] = tuple(fields["variants"]), tuple(fields["log"])
+            reply: dict[str, Any] = {"ok": _think(games, Work(**fields))}
         except Exception as exc:  # told to the server, which logs it; the worker goes on
-            reply = ("error", f"{type(exc).__name__}: {exc}"[:500])
-        conn.send(reply)
+            reply = {"error": f"{type(exc).__name__}: {exc}"[:500]}
+        replies.write(json.dumps(reply) + "\n")
+        replies.flush()
 
 
-# ---- in the server -------------------------------------------------------------------------------
+# ---- in the server ---------------------------------------------------------------------------
 
 
 class _Worker:
-    """One worker process and the server's end of its pipe."""
+    """One worker process (a fresh interpreter: nothing of the threaded server is forked)
+    and the server's ends of its pipes. Work and replies are JSON lines: no pickles."""
 
-    def __init__(self, context: Any) -> None:
-        self.conn, child = context.Pipe()
-        self.process = context.Process(target=worker_main, args=(child,), daemon=True)
-        self.process.start()
-        child.close()
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "castell_web.bots"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            close_fds=True,
+        )
+        self._pending = b""
 
     def call(self, work: Work, seconds: float) -> Any:
         """Blocking: send the work and wait for the answer at most `seconds`."""
+        assert self.process.stdin is not None and self.process.stdout is not None
         try:
-            self.conn.send(work)
-            ready = self.conn.poll(seconds)
-            if not ready:
+            self.process.stdin.write(json.dumps(asdict(work)).encode() + b"\n")
+            self.process.stdin.flush()
+        except OSError as exc:
+            self.stop()
+            raise BotFailed(f"the worker process ended ({exc.strerror or exc})") from None
+        deadline = time.monotonic() + seconds
+        out = self.process.stdout.fileno()
+        while b"\n" not in self._pending:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
                 self.stop()
                 raise BotTimeout(f"no answer within {seconds:g} s")
-            status, value = self.conn.recv()
-        except (EOFError, OSError) as exc:
-            self.stop()
-            raise BotFailed(f"the worker process ended ({exc or type(exc).__name__})") from None
-        if status != "ok":
-            raise BotFailed(value)
-        return value
+            ready, _, _ = select.select([out], [], [], remaining)
+            if not ready:
+                continue
+            chunk = os.read(out, 1 << 16)
+            if not chunk or len(self._pending) > MAX_REPLY:
+                self.stop()
+                raise BotFailed("the worker process ended")
+            self._pending += chunk
+        line, _, self._pending = self._pending.partition(b"\n")
+        reply = json.loads(line)
+        if "error" in reply:
+            raise BotFailed(reply["error"])
+        return reply["ok"]
 
     @property
     def alive(self) -> bool:
-        return self.process.is_alive()
+        return self.process.poll() is None
 
     def stop(self) -> None:
-        with contextlib.suppress(Exception):
-            self.conn.close()
-        if self.process.is_alive():
+        for pipe in (self.process.stdin, self.process.stdout):
+            with contextlib.suppress(Exception):
+                pipe.close()  # type: ignore[union-attr]
+        if self.process.poll() is None:
             self.process.kill()
-        self.process.join(timeout=5)
-
-
-def _context() -> Any:
-    """Workers are forked from a fork server (a clean single-threaded process that has already
-    imported the engine), never from the threaded server itself."""
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["castell_web.bots", "castell_dsl.api"])
-    return context
+        with contextlib.suppress(Exception):
+            self.process.wait(timeout=5)
 
 
 class BotPool:
@@ -175,6 +197,8 @@ class BotPool:
         self._threads = ThreadPoolExecutor(self.workers, thread_name_prefix="castell-bots")
         self._live: set[_Worker] = set()
         self._lock = threading.Lock()
+        #: The matches served, in order (the most recent thousand): fairness shows here.
+        self.history: deque[str] = deque(maxlen=1000)
 
     @property
     def waiting(self) -> int:
@@ -203,6 +227,7 @@ class BotPool:
             if answer.done():  # its match stopped waiting
                 continue
             seconds = self.hint_seconds if work.kind == "hints" else self.turn_seconds
+            self.history.append(work.match)
             try:
                 if worker is None or not worker.alive:
                     worker = await loop.run_in_executor(self._threads, self._start)
@@ -223,7 +248,7 @@ class BotPool:
                 answer.set_result(result)
 
     def _start(self) -> _Worker:
-        worker = _Worker(_context())
+        worker = _Worker()
         with self._lock:
             self._live.add(worker)
         return worker
@@ -246,3 +271,7 @@ class BotPool:
         for worker in live:
             worker.stop()
         self._threads.shutdown(wait=False, cancel_futures=True)
+
+
+if __name__ == "__main__":
+    worker_main()

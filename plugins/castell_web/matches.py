@@ -149,6 +149,7 @@ class Match:
         self._watchers = 0
         self._presence: asyncio.TimerHandle | None = None
         self._hinting = False
+        self._hint_task: asyncio.Task[None] | None = None
         self._events: list[dict[str, Any]] = []
         self._driver: asyncio.Task[None] | None = None
         session.observers.append(lambda _game, event: self._events.append(event))
@@ -391,8 +392,8 @@ class Match:
                 return
             else:
                 raise m.ProtocolError("bad-message", USAGE)
-        if work is not None:
-            await self._hint(conn, work)
+        if work is not None:  # worked out in the background: the connection reads on
+            self._hint_task = asyncio.get_running_loop().create_task(self._hint(conn, work))
             return
         self.kick()
 
