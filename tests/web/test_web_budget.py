@@ -18,6 +18,7 @@ import time
 import urllib.error
 import urllib.request
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -179,7 +180,8 @@ def _joining_cost(watchers: int, monkeypatch: pytest.MonkeyPatch) -> tuple[int, 
         return queued
 
     encoded[0] = 0
-    queued = asyncio.run(run())
+    with ThreadPoolExecutor(1) as thread:  # a loop of its own, whatever ran before
+        queued = thread.submit(asyncio.run, run()).result()
     return encoded[0], queued
 
 
