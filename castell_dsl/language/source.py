@@ -44,6 +44,17 @@ class NotRegularFile(OSError):
     """Raised by `read_capped` for a FIFO, a device, a directory or a socket."""
 
 
+def resolve_path(path: str | os.PathLike[str]) -> Path:
+    """`Path.resolve()` that never raises: a loop of symbolic links (`a -> b -> a`, a link to
+    itself) makes `resolve()` raise RuntimeError (OSError from Python 3.13); the path is then
+    made absolute as it is, so the confinement check still sees where it is and reading it
+    fails with a located "too many levels of symbolic links" instead of a crash."""
+    try:
+        return Path(path).resolve()
+    except (RuntimeError, OSError):
+        return Path(os.path.abspath(path))
+
+
 def read_capped(path: Path, limit: int) -> bytes:
     """At most `limit + 1` bytes of a regular file (one more than allowed shows it is too big).
 

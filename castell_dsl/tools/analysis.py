@@ -21,7 +21,7 @@ from ..language.loader import Definitions, Loader
 from ..language.parser import parse
 from ..language.ruleset import RuleSet
 from ..language.schema import Kind
-from ..language.source import Source
+from ..language.source import Source, resolve_path
 from ..runtime.loading import find_mechanics, mechanics_names, rule_path
 
 
@@ -50,7 +50,7 @@ class Analysis:
 
 def analyze(path: Path, text: str) -> Analysis:
     """Parse, resolve and compile a document's text as the file at `path`."""
-    path = path.resolve()
+    path = resolve_path(path)
     diags = Diagnostics()
     tree = parse(Source(str(path), text), Diagnostics())
     loader = Loader(rule_path(), diags)

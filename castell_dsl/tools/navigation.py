@@ -18,7 +18,7 @@ from ..language import syntax as s
 from ..language.diagnostics import Span
 from ..language.loader import is_path_like
 from ..language.schema import Field, FieldType, Kind, ListOf, MapOf, Ref, Struct, Symbol
-from ..language.source import brackets
+from ..language.source import brackets, resolve_path
 from ..runtime.loading import rule_path
 from .analysis import Analysis
 
@@ -203,7 +203,7 @@ def target_file(analysis: Analysis, directive: str, target: str) -> Path | None:
     """The file an `extends` or `include` names."""
     here = analysis.path.parent
     if directive == "include" or is_path_like(target):
-        candidate = (here / target).resolve()
+        candidate = resolve_path(here / target)
         return candidate if candidate.is_file() else None
     return rule_path().find_rules(target)
 

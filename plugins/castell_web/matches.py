@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from castell_dsl.contract import ActionError, UndoError, bot_seed, decision_rng
+from castell_dsl.contract import ActionError, ExpressionError, UndoError, bot_seed, decision_rng
 from castell_dsl.runtime import protocol as m
 from castell_dsl.runtime.session import HUMAN, Session
 
@@ -324,6 +324,10 @@ class Match:
             await self._dispatch(conn, message)
         except m.ProtocolError as exc:
             conn.put(exc.to_message())
+        except ExpressionError as exc:  # the installed rules fail: said, logged, nothing changed
+            log.error("match %s: %s", self.id, exc)
+            self._events.clear()
+            conn.put(m.error("rule-error", f"the rules failed: {exc.reason}"))
 
     def _require_turn(self, conn: Connection) -> int:
         if conn.seat is None:
@@ -438,7 +442,9 @@ class Match:
             player = self.game.current_player
             if self.game.is_over() or player is None or self.session.is_human(player):
                 return
-            await self.bot_turn(player)
+            version = self.record.version
+            if not await self.bot_turn(player) and self.record.version == version:
+                return  # nothing could be played (the rules failed): a person's move kicks again
 
     async def bot_turn(self, seat: int, spec: str | None = None) -> bool:
         """Let a bot play one action for `seat`, if it is that seat's turn: the seat's own bot,
@@ -466,16 +472,22 @@ class Match:
             if text is not None:
                 try:
                     self.session.apply(text)
-                except ActionError as exc:
+                except (ActionError, ExpressionError) as exc:
                     log.warning("match %s: seat %s's bot chose %r: %s", self.id, seat, text, exc)
                     text = None
-            if text is None:
+            try:
+                if text is None:
+                    self._events.clear()
+                    self.broadcast(
+                        m.error("bot-failed", f"the bot in seat {seat} failed: a random action")
+                    )
+                    rng = decision_rng(bot_seed(self.record.seed, seat), self.game)
+                    self.session.apply(self.game.sample_legal(rng))
+            except ExpressionError as exc:  # the installed rules fail: the bots stop here
+                log.error("match %s: %s", self.id, exc)
                 self._events.clear()
-                self.broadcast(
-                    m.error("bot-failed", f"the bot in seat {seat} failed: a random action instead")
-                )
-                rng = decision_rng(bot_seed(self.record.seed, seat), self.game)
-                self.session.apply(self.game.sample_legal(rng))
+                self.broadcast(m.error("rule-error", f"the rules failed: {exc.reason}"))
+                return False
             self._persist()
             self._publish()
         return True
