@@ -17,10 +17,3 @@ def test_ci_runs_the_readme_test_command_verbatim():
     test_command = readme_blocks()[1].strip()
     assert "pytest" in test_command
     assert test_command in (ROOT / ".ci" / "run").read_text()
-
-
-def test_readme_variant_example_is_the_shipped_file():
-    text = (ROOT / "README.md").read_text()
-    shipped = (ROOT / "rules" / "castell" / "variants" / "short-season.castell").read_text()
-    for line in ("override game { rounds 8 }", "remove performance LP15, LP16"):
-        assert line in text and line in shipped

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
@@ -30,7 +31,9 @@ def replay(
 
     try:
         record = read_save(savefile)
-        game = run_replay(record, record_events=events, rules_path=rules_path)
+        game = run_replay(
+            record, record_events=events, rules_path=rules_path, beside=Path(savefile).parent
+        )
     except SaveError as exc:
         from ..language.text import visible
 

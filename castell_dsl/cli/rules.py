@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from ..language.diff import flat_text
 from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 
 
@@ -19,13 +20,18 @@ def print_diagnostics(report: Any) -> None:
 
 def load_or_exit(ctx: click.Context, name: str, variants: tuple[str, ...]) -> Any:
     """Load a rule set, or print its diagnostics and exit 1."""
+    return report_or_exit(ctx, name, variants).rules
+
+
+def report_or_exit(ctx: click.Context, name: str, variants: tuple[str, ...]) -> Any:
+    """Load a rule set's report (rules and definitions), or print its diagnostics and exit 1."""
     from ..runtime.loading import load_report
 
     report = load_report(name, variants)
     if not report.ok:
         print_diagnostics(report)
         ctx.exit(EXIT_FAILED)
-    return report.rules
+    return report
 
 
 def render_value(value: Any, indent: int = 0) -> list[str]:
@@ -38,24 +44,26 @@ def render_value(value: Any, indent: int = 0) -> list[str]:
                 lines.append(f"{pad}{key}:")
                 lines.extend(render_value(item, indent + 1))
             else:
-                lines.append(f"{pad}{key}: {_flat(item)}")
+                lines.append(f"{pad}{key}: {flat_text(item)}")
     elif isinstance(value, list):
         for item in value:
             if isinstance(item, dict) and "name" in item:
                 rest = {k: v for k, v in item.items() if k != "name"}
                 if all(_is_flat(v) for v in rest.values()):
-                    fields = "  ".join(f"{k} {_flat(v)}" for k, v in rest.items() if v is not None)
+                    fields = "  ".join(
+                        f"{k} {flat_text(v)}" for k, v in rest.items() if v is not None
+                    )
                     lines.append(f"{pad}- {item['name']}  {fields}".rstrip())
                     continue
                 lines.append(f"{pad}- {item['name']}:")
                 lines.extend(render_value(rest, indent + 1))
             elif _is_flat(item):
-                lines.append(f"{pad}- {_flat(item)}")
+                lines.append(f"{pad}- {flat_text(item)}")
             else:
                 lines.append(f"{pad}-")
                 lines.extend(render_value(item, indent + 1))
     else:
-        lines.append(f"{pad}{_flat(value)}")
+        lines.append(f"{pad}{flat_text(value)}")
     return lines
 
 
@@ -65,129 +73,6 @@ def _is_flat(value: Any) -> bool:
     if isinstance(value, list):
         return len(value) <= 40 and all(not isinstance(v, (dict, list)) for v in value)
     return True
-
-
-def _flat(value: Any) -> str:
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_flat(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(_flat(v) for v in value) + "]"
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return str(value).lower()
-    return str(value)
-
-
-#: Longest list of plain values (names, numbers) shown whole in a diff line, in characters;
-#: a longer one (a calendar, a wheel) is compared item by item.
-SHORT_LIST = 60
-
-
-def diff_entries(base: Any, changed: Any, kinds: dict[str, str] | None = None) -> list[dict]:
-    """What `changed` changes relative to `base` (rule sets' JSON), one entry per change.
-
-    Each entry is `{"op": "add" | "remove" | "change", "path": "calendar.space[3].round",
-    "keys": [...], "old": …, "new": …}` (no `old` for an addition, no `new` for a removal).
-    Maps are compared key by key; lists of named items (tiles, steps) by name, a top-level
-    one shown as `performance LP33` (`kinds` maps a rule set's JSON keys to kind names);
-    other lists item by item (`calendar.space[3]`, aligned by content, so an inserted space
-    is one addition), except short lists of plain values, shown whole.
-    """
-    out: list[dict] = []
-    top = {k: v for k, v in (base or {}).items() if k != "variants"}
-    new = {k: v for k, v in (changed or {}).items() if k != "variants"}
-    _diff(top, new, [], "", out, kinds or {})
-    return out
-
-
-def _entry(op: str, keys: list, where: str, old: Any = None, new: Any = None) -> dict:
-    entry: dict[str, Any] = {"op": op, "path": where, "keys": list(keys)}
-    if op != "add":
-        entry["old"] = old
-    if op != "remove":
-        entry["new"] = new
-    return entry
-
-
-def _named(items: list) -> bool:
-    names = [i.get("name") for i in items if isinstance(i, dict)]
-    return (
-        len(names) == len(items)
-        and all(isinstance(n, str) for n in names)
-        and len(set(names)) == len(names)
-    )
-
-
-def _diff(a: Any, b: Any, keys: list, where: str, out: list[dict], kinds: dict[str, str]) -> None:
-    if isinstance(a, dict) and isinstance(b, dict):
-        for key in list(a) + [k for k in b if k not in a]:
-            sub = f"{where}.{key}" if where else str(key)
-            if key not in b:
-                out.append(_entry("remove", [*keys, key], sub, old=a[key]))
-            elif key not in a:
-                out.append(_entry("add", [*keys, key], sub, new=b[key]))
-            else:
-                _diff(a[key], b[key], [*keys, key], sub, out, kinds)
-        return
-    if isinstance(a, list) and isinstance(b, list):
-        if a == b:
-            return
-        if (a or b) and _named(a) and _named(b):
-            kind = kinds.get(str(keys[0])) if len(keys) == 1 else None
-            olds = {i["name"]: i for i in a}
-            news = {i["name"]: i for i in b}
-            for name in list(olds) + [n for n in news if n not in olds]:
-                sub = f"{kind} {name}" if kind else f"{where}.{name}"
-                if name not in news:
-                    out.append(_entry("remove", [*keys, name], sub, old=olds[name]))
-                elif name not in olds:
-                    out.append(_entry("add", [*keys, name], sub, new=news[name]))
-                else:
-                    _diff(olds[name], news[name], [*keys, name], sub, out, kinds)
-            return
-        plain = all(not isinstance(v, (dict, list)) for v in a + b)
-        if plain and max(len(_flat(a)), len(_flat(b))) <= SHORT_LIST:
-            out.append(_entry("change", keys, where, old=a, new=b))
-            return
-        import difflib
-
-        canon_a = [json.dumps(v, sort_keys=True) for v in a]
-        canon_b = [json.dumps(v, sort_keys=True) for v in b]
-        matcher = difflib.SequenceMatcher(None, canon_a, canon_b, autojunk=False)
-        for op, i1, i2, j1, j2 in matcher.get_opcodes():
-            if op == "equal":
-                continue
-            pairs = min(i2 - i1, j2 - j1) if op == "replace" else 0
-            for k in range(pairs):
-                i, j = i1 + k, j1 + k
-                _diff(a[i], b[j], [*keys, i], f"{where}[{i}]", out, kinds)
-            for i in range(i1 + pairs, i2):
-                out.append(_entry("remove", [*keys, i], f"{where}[{i}]", old=a[i]))
-            for j in range(j1 + pairs, j2):
-                out.append(_entry("add", [*keys, j], f"{where}[{j}]", new=b[j]))
-        return
-    if a != b:
-        out.append(_entry("change", keys, where, old=a, new=b))
-
-
-def render_entry(entry: dict) -> str:
-    """One change as a line: `~ game.rounds: 10 → 8`, `+ performance LP33 {…}`, `- …`."""
-    if entry["op"] == "change":
-        return f"~ {entry['path']}: {_flat(entry['old'])} → {_flat(entry['new'])}"
-    if entry["op"] == "add":
-        value = entry["new"]
-        if isinstance(value, dict) and "name" in value:
-            value = {k: v for k, v in value.items() if k != "name" and v is not None}
-        return f"+ {entry['path']}: {_flat(value)}"
-    old = entry["old"]
-    named = isinstance(old, dict) and "name" in old and entry["path"].endswith(str(old["name"]))
-    return f"- {entry['path']}" if named else f"- {entry['path']}: {_flat(old)}"
-
-
-def diff(base: Any, changed: Any, kinds: dict[str, str] | None = None) -> list[str]:
-    """`diff_entries` as text lines."""
-    return [render_entry(e) for e in diff_entries(base, changed, kinds)]
 
 
 def base_of(name_or_path: str, variants: tuple[str, ...], compiled: Any) -> str | None:
@@ -230,7 +115,8 @@ def show(
     from ..runtime.loading import default_rules
 
     name_or_path = name_or_path or default_rules()
-    compiled = load_or_exit(ctx, name_or_path, variants)
+    report = report_or_exit(ctx, name_or_path, variants)
+    compiled = report.rules
     data = compiled.to_json()
     if show_diff:
         base = base_of(name_or_path, variants, compiled)
@@ -241,9 +127,16 @@ def show(
                 err=True,
             )
             ctx.exit(EXIT_USAGE)
+        from ..language.diff import diff_entries, locate, render_entry
+
         base_rules = load_or_exit(ctx, base, ())
-        kinds = {kind.key: name for name, kind in compiled.kinds.items() if kind.named}
-        entries = diff_entries(base_rules.to_json(), data, kinds)
+        named = {kind.key: name for name, kind in compiled.kinds.items() if kind.named}
+        entries = locate(
+            diff_entries(base_rules.to_json(), data, named),
+            compiled,
+            report.definitions,
+            base_rules.sources,
+        )
         if fmt == "json":
             click.echo(
                 json.dumps(

@@ -71,13 +71,16 @@ def validate(
     a note.
     """
     from ..language.diagnostics import Diagnostic, render_github, render_text, to_json_report
+    from ..language.loader import is_path_like
     from ..language.text import visible
     from ..runtime.loading import default_rules, load_report, rule_path
 
-    # A rule set may be named (`castell`) rather than given by path, with --variant.
+    # A rule set may be named (`castell`) rather than given by path: an argument that does not
+    # look like a path (no separator, no .castell) and names an installed rule set means it,
+    # whatever the working directory holds (loading.resolve_rules_path); else it is a path.
     search = rule_path()
     named = bool(paths) and all(
-        not Path(p).exists() and search.find_rules(p) is not None for p in paths
+        not is_path_like(p) and search.find_rules(p) is not None for p in paths
     )
     if not paths and variants:
         paths, named = (default_rules(),), True
@@ -93,22 +96,17 @@ def validate(
         click.echo(f"castell validate: error: no *.castell files in {', '.join(paths)}", err=True)
         ctx.exit(EXIT_USAGE)
 
+    # Each file's verdict and diagnostics are its own: loaded alone, whatever else is
+    # validated with it (a problem of a shared base file is listed with every file it breaks).
     results: list[tuple[str, list[Diagnostic]]] = []
     sources: dict[str, list[str]] = {}
-    reported: set[tuple] = set()
     for file in files:
         report = load_report(str(file) if named else file, variants)
-        mine = []
         for diag in report.diagnostics:
-            key = (diag.code, diag.span, diag.message)
-            if key in reported:
-                continue  # an error in a shared base file is reported once
-            reported.add(key)
-            mine.append(diag)
             lines = report.source_lines(diag.span.path)
             if lines is not None:
                 sources[diag.span.path] = lines
-        results.append((report.path, mine))
+        results.append((report.path, list(report.diagnostics)))
 
     errors = sum(1 for _, ds in results for d in ds if d.is_error)
     warnings = sum(1 for _, ds in results for d in ds if not d.is_error)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
@@ -24,7 +25,7 @@ from .expressions import (
     expression_depth,
     expression_source,
 )
-from .loader import Definitions
+from .loader import Definition, Definitions
 from .ruleset import Record, RuleSet
 from .schema import (
     INVALID,
@@ -68,18 +69,20 @@ def compile_rules(
             'or with `extends "castell"` to make a variant',
         )
         return None
-    mechanics = _find_mechanics(game_def.entry, diags, find_mechanics, mechanics_names)
+    ctx = ConvertContext(diags)
+    game_entry = effective_entry(game_def, core_kinds({}).get("game"), ctx)
+    if game_entry is INVALID:
+        return None
+    mechanics = _find_mechanics(game_entry, diags, find_mechanics, mechanics_names)
     if mechanics is None:
         return None
-    kinds = core_kinds(mechanics.actions)
-    for kind_name, kind in mechanics.kinds.items():
-        kinds[kind_name] = kind
-    ctx = ConvertContext(diags)
+    kinds = schema_kinds(mechanics)
     converted: dict[str, Any] = {}
     ok = True
     broken: set[str] = set()  # names of definitions that failed: no cascade of errors
     for definition in defs.items.values():
-        value = _convert_definition(definition.entry, kinds, ctx, converted)
+        entry = effective_entry(definition, kinds.get(definition.kind), ctx)
+        value = INVALID if entry is INVALID else _convert_definition(entry, kinds, ctx, converted)
         if value is INVALID:
             ok = False
             broken.update(n for n in (definition.kind, definition.label) if n)
@@ -109,16 +112,43 @@ def compile_rules(
     _check_references(rules, ctx, diags, broken)
     _check_graphs(rules, diags)
     _check_by_players(rules, ctx, diags)
-    _check_steps(rules, mechanics, diags)
+    _check_steps(rules, mechanics, diags, broken)
     used = _compile_expressions(rules, ctx, mechanics, defs, diags, broken)
     _check_table_coverage(rules, ctx, mechanics, diags)
     _check_components(rules, mechanics, diags, broken)
     _warn_unused_tables(rules, used, diags)
     _warn_dead_conditions(rules, ctx, diags)
+    _warn_constant_categories(rules, mechanics, diags)
+    _warn_dead_actions(rules, diags)
+    _warn_turnless_round(rules, diags)
     if not ok or diags.has_errors:
         return None
     mechanics.check(rules, diags)
     return None if diags.has_errors else rules
+
+
+def schema_kinds(mechanics: GameSchema) -> dict[str, Kind]:
+    """Every kind of definition a rule set of this mechanics may hold: the core's and its own."""
+    kinds = core_kinds(mechanics.actions)
+    kinds.update(mechanics.kinds)
+    return kinds
+
+
+def effective_entry(definition: Definition, kind: Kind | None, ctx: ConvertContext) -> Any:
+    """A definition as its overrides leave it: each override merged into the entry in the order
+    applied, by the rule of the kind's body (`FieldType.merge`: keyed entries one by one in
+    place, ordered sequences and plain values whole). INVALID (reported) if an override does
+    not fit; the entry as written if the kind is unknown (conversion reports that)."""
+    entry = definition.entry
+    if kind is None or entry.value is None:
+        return entry
+    where = f"{definition.kind} {definition.label}" if definition.label else definition.kind
+    for patch in definition.patches:
+        merged = kind.body.merge(entry.value, patch.override.body, ctx, where)
+        if merged is INVALID:
+            return INVALID
+        entry = replace(entry, value=merged)
+    return entry
 
 
 def _find_mechanics(
@@ -324,7 +354,9 @@ def _check_by_players(rules: RuleSet, ctx: ConvertContext, diags: Diagnostics) -
             )
 
 
-def _check_steps(rules: RuleSet, mechanics: GameSchema, diags: Diagnostics) -> None:
+def _check_steps(
+    rules: RuleSet, mechanics: GameSchema, diags: Diagnostics, broken: set[str]
+) -> None:
     for kind_name in ("start", "round"):
         steps = rules.definitions.get(kind_name) or ()
         for step in steps:
@@ -336,6 +368,8 @@ def _check_steps(rules: RuleSet, mechanics: GameSchema, diags: Diagnostics) -> N
                     did_you_mean(step.name, mechanics.steps)
                     or known_names_hint(f"steps of {mechanics.name}", mechanics.steps),
                 )
+            if step.kind == "turns" and step.name in broken:
+                continue  # its turn did not compile: reported there, not again here
             if step.kind == "turns" and rules.get("turn", step.name) is None:
                 names = list(rules.named("turn"))
                 diags.error(
@@ -585,4 +619,73 @@ def _warn_dead_conditions(rules: RuleSet, ctx: ConvertContext, diags: Diagnostic
             )
 
 
-__all__ = ["Graph", "StepSequence", "build_scope", "compile_rules", "count_component"]
+def _warn_constant_categories(rules: RuleSet, mechanics: GameSchema, diags: Diagnostics) -> None:
+    """A scoring category that reads no fact of the player is the same number for everyone: it
+    never changes who wins (and if it is 0, it never scores)."""
+    scoring = rules.definitions.get("scoring")
+    if not isinstance(scoring, Record):
+        return
+    for name, slot in scoring.category.items():
+        if slot.compiled is None or set(_names_in(slot.node)) & set(mechanics.facts):
+            continue
+        try:
+            value = slot.compiled({})
+        except (ExpressionError, KeyError, TypeError, ArithmeticError):
+            continue  # an expression that fails without facts is reported where it runs
+        never = "it never scores" if value == 0 else "it never changes who wins"
+        diags.warning(
+            "W0304",
+            f"category {name} reads nothing of the player: it is {value} for everyone, so {never}",
+            slot.node.span,
+            "read a fact of the player (" + ", ".join(sorted(mechanics.facts)) + "), or remove it",
+        )
+
+
+def _warn_turnless_round(rules: RuleSet, diags: Diagnostics) -> None:
+    """A round without a `turns` entry: nobody ever plays. (An `override round` gives the whole
+    round, so leaving `turns` out of one is the likely cause.)"""
+    steps = rules.definitions.get("round") or ()
+    if steps and not any(step.kind == "turns" for step in steps):
+        diags.warning(
+            "W0306",
+            "the round has no `turns` entry: no player ever takes a turn",
+            steps[0].span,
+            "an `override round { … }` gives the whole round, in order: list its `turns` too",
+            concerns=[("round", None, None)],
+        )
+
+
+def _warn_dead_actions(rules: RuleSet, diags: Diagnostics) -> None:
+    """An action with `limit 0`, or after one that can never be taken, is never offered."""
+    for turn in rules.named("turn").values():
+        actions = turn.action
+        dead = {name for name, spec in actions.items() if spec.limit == 0}
+        changed = True
+        while changed:  # an action after a dead one is dead too
+            more = {n for n, spec in actions.items() if n not in dead and set(spec.after) & dead}
+            changed = bool(more)
+            dead |= more
+        for name in [n for n in actions if n in dead]:
+            spec = actions[name]
+            if spec.limit == 0:
+                why, where = "its limit is 0", spec.spans.get("limit", spec.span)
+            else:
+                first = next(a for a in spec.after if a in dead)
+                why, where = f"it comes after {first}, which can never be taken", spec.span
+            diags.warning(
+                "W0305",
+                f"action {name} of turn {turn.name} can never be taken: {why}",
+                where,
+                "remove the action, or give it a limit above 0",
+            )
+
+
+__all__ = [
+    "Graph",
+    "StepSequence",
+    "build_scope",
+    "compile_rules",
+    "count_component",
+    "effective_entry",
+    "schema_kinds",
+]

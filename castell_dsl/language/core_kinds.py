@@ -54,6 +54,9 @@ class StepSequence(FieldType):
     """`{ step refill when round >= 3   turns main   step festivals }`, order kept."""
 
     expects = "a block of `step NAME` and `turns NAME` entries"
+    #: One sequence: an `override` gives the whole of it, and the order written is the order
+    #: run (`FieldType.merge` replaces it whole).
+    entries = "ordered"
 
     def __init__(self, kind: str):
         self.kind = kind

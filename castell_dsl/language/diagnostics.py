@@ -84,6 +84,9 @@ CODES: dict[str, str] = {
     # Warnings.
     "W0301": "table is never used",
     "W0303": "definition can never apply",
+    "W0304": "scoring category that is the same for every player",
+    "W0305": "action that can never be taken",
+    "W0306": "round in which no player takes a turn",
 }
 
 
@@ -148,6 +151,7 @@ class Diagnostic:
             "code": self.code,
             "severity": self.severity.value,
             "message": visible(self.message, keep_newlines=True),
+            "path": visible(self.span.path),
             "line": self.span.line,
             "column": self.span.column,
             "end_line": self.span.end_line,

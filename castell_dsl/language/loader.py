@@ -13,7 +13,8 @@ point at the file and line where the definition, or the override that changed it
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -37,14 +38,29 @@ RULE_SUFFIX = ".castell"
 _PARSED: dict[tuple[Path, int, int], tuple[Source, s.RuleFile]] = {}
 
 
+@dataclass(frozen=True)
+class Patch:
+    """An `override` applied to a definition, and who wrote it (a file's path, `variant:NAME`)."""
+
+    origin: str
+    override: s.Override
+
+
 @dataclass
 class Definition:
-    """One top-level definition as it stands after patches; `origins` lists who changed it."""
+    """One top-level definition: its entry as first written and the overrides applied to it,
+    in order; `origins` lists who defined and changed it.
+
+    The loader does not merge an override into the entry: what an override does depends on the
+    kind of block (keyed or ordered, `FieldType.merge`), which only the schema knows; the
+    compiler merges once the mechanics, hence the schema, is known.
+    """
 
     kind: str
     label: str | None
     entry: s.Entry
     origins: list[str] = field(default_factory=list)
+    patches: list[Patch] = field(default_factory=list)
 
     @property
     def key(self) -> tuple[str, str | None]:
@@ -67,7 +83,10 @@ class Definitions:
 
     def copy(self) -> Definitions:
         return Definitions(
-            {k: replace(v, origins=list(v.origins)) for k, v in self.items.items()},
+            {
+                k: replace(v, origins=list(v.origins), patches=list(v.patches))
+                for k, v in self.items.items()
+            },
             dict(self.sources),
             list(self.files),
             dict(self.touched),
@@ -478,25 +497,15 @@ class Loader:
                 defs, item.kind, item.label, item.label_span or item.kind_span, "override"
             )
             return
-        old = current.entry.value
         new = item.body
         where: dict[str, Span] = {}
-        if isinstance(old, s.Block) and isinstance(new, s.Block):
-            merged: s.Value = _merge_blocks(old, new)
+        if isinstance(new, s.Block):
             for e in new.entries:
                 where.setdefault(e.key, e.span)
-        elif isinstance(old, s.MapValue) and isinstance(new, s.MapValue):
-            merged = _merge_maps(old, new)
+        else:
             for i in new.items:
                 where.setdefault(_map_key_text(i.key), i.span)
-        else:
-            self.diags.error(
-                "E0210",
-                f"override of {item.kind} must be {_describe_body(old)}, like the original",
-                new.span,
-            )
-            return
-        current.entry = replace(current.entry, value=merged)
+        current.patches.append(Patch(origin, item))
         current.origins.append(origin)
         for name in sorted(where):
             self._touch(defs, item.kind, current.label, name, origin, item.span)
@@ -562,6 +571,24 @@ class Loader:
         defs.sources.update(self.sources)
 
 
+def key_of(diag: Diagnostic) -> tuple:
+    """What makes two diagnostics the same problem at the same place."""
+    return (diag.code, diag.span, diag.message)
+
+
+def _named_change(
+    diag: Diagnostic, changes: list[tuple[tuple[str, str | None, str], Span]]
+) -> tuple[tuple[str, str | None, str], Span]:
+    """The change a diagnostic's message names (`outside the casteller sizes 1..8` names the
+    change to `sizes`), else the first change: the patch's doing, but no check said which."""
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", diag.message))
+    for key, span in changes:
+        _kind, label, name = key
+        if name in words or (label is not None and label in words):
+            return key, span
+    return changes[0]
+
+
 def _concerned(concern: Concern, key: tuple[str, str | None, str]) -> bool:
     kind, label, name = concern
     return (
@@ -576,7 +603,10 @@ def _shown(kind: str, label: str | None) -> str:
 
 
 def blame(
-    diagnostics: Iterable[Diagnostic], defs: Definitions, origins: Iterable[str]
+    diagnostics: Iterable[Diagnostic],
+    defs: Definitions,
+    origins: Iterable[str],
+    base_own: Callable[[], set[tuple]] | None = None,
 ) -> list[Diagnostic]:
     """Put each diagnostic about inherited rules in the patch that caused it.
 
@@ -585,13 +615,17 @@ def blame(
     these patches changed a definition it concerns, moves to the patch's entry that made the
     change: the first of its `concerns` (what the check compared: `override game { rounds 8 }`
     for a calendar space after the last round) the patches changed, else the definition that
-    contains the span, if they changed it. Its hint becomes the check's `patch_hint` (the fix
-    as a patch) when it has one, and its old place is kept as a note. Anything else stays
-    where it is: the patches did not touch what it is about.
+    contains the span, if they changed it. Failing both, `base_own` (the diagnostics the base
+    has without these patches, as `key_of` keys; asked only when needed) decides: one the base
+    does not have is the patches' doing, and moves to the change its message names (a field or
+    a name it mentions), else to the patches' first change. Its hint becomes the check's
+    `patch_hint` (the fix as a patch) when it has one, and its old place is kept as a note.
+    Anything else stays where it is: the base has that problem by itself.
     """
     changes = defs.changes_by(origins)
     own = {span.path for _key, span in changes}
     out: list[Diagnostic] = []
+    known: set[tuple] | None = None
     for diag in diagnostics:
         if not changes or diag.span.path in own:
             out.append(diag)
@@ -608,6 +642,10 @@ def blame(
         )
         if target is None and inherited is not None:
             target = next(((key, span) for key, span in changes if key[:2] == inherited.key), None)
+        if target is None and base_own is not None:
+            known = base_own() if known is None else known
+            if key_of(diag) not in known:
+                target = _named_change(diag, changes)
         if target is None:
             out.append(diag)
             continue
@@ -636,54 +674,7 @@ def blame(
     return out
 
 
-def _merge_blocks(old: s.Block, new: s.Block) -> s.Block:
-    """Each key given in `new` replaces every entry with that key (and label) in `old`."""
-    replaced = {(e.key, e.label) for e in new.entries}
-    by_key_only = {e.key for e in new.entries if e.label is None}
-    out: list[s.Entry] = []
-    placed: set[tuple[str, str | None]] = set()
-    for entry in old.entries:
-        key = (entry.key, entry.label)
-        hit = key if key in replaced else (entry.key, None) if entry.key in by_key_only else None
-        if hit is None:
-            out.append(entry)
-            continue
-        if hit not in placed:
-            out.extend(e for e in new.entries if (e.key, e.label) == hit)
-            placed.add(hit)
-    out.extend(e for e in new.entries if (e.key, e.label) not in placed)
-    return s.Block(tuple(out), old.span)
-
-
-def _expand_map(m: s.MapValue) -> list[s.MapItem]:
-    items: list[s.MapItem] = []
-    for item in m.items:
-        if isinstance(item.key, s.RangeValue) and item.key.high - item.key.low <= 10_000:
-            for k in range(item.key.low, item.key.high + 1):
-                items.append(s.MapItem(s.Scalar(k, "int", item.key.span), item.value, item.span))
-        else:
-            items.append(item)
-    return items
-
-
 def _map_key_text(key: s.Scalar | s.RangeValue) -> str:
     if isinstance(key, s.RangeValue):
         return f"{key.low}..{key.high}"
     return str(key.value)
-
-
-def _merge_maps(old: s.MapValue, new: s.MapValue) -> s.MapValue:
-    new_items = _expand_map(new)
-    given = {(i.key.kind, i.key.value) for i in new_items if isinstance(i.key, s.Scalar)}
-    kept = [
-        i
-        for i in _expand_map(old)
-        if not (isinstance(i.key, s.Scalar) and (i.key.kind, i.key.value) in given)
-    ]
-    return s.MapValue(tuple(kept + new_items), old.span)
-
-
-def _describe_body(value: s.Value | None) -> str:
-    if isinstance(value, s.MapValue):
-        return "a map { key: value, ... }"
-    return "a block { ... }"

@@ -174,9 +174,43 @@ class RuleSet:
 
     @property
     def hash(self) -> str:
-        cached = self._json_cache.get("hash")
+        """The rule set's identity: its canonical JSON, name and variants included."""
+        return self._hashed("hash", self.to_json())
+
+    @property
+    def content_hash(self) -> str:
+        """The hash of what the rules say, whatever they are called and whichever files or
+        variants said it: two rule sets with the same content hash play the same games.
+        (A variant that restates its base compiles to the base's content hash.)"""
+        data = {k: v for k, v in self.to_json().items() if k not in ("name", "variants")}
+        return self._hashed("content_hash", data)
+
+    @property
+    def legacy_hash(self) -> str:
+        """The hash saves of formats castell-save/1 and /2 recorded: the JSON with every map's
+        keys sorted, so blind to the order of named entries (a turn's actions, scoring
+        categories), which the engine does see. Read old saves with it; record `hash`."""
+        cached = self._json_cache.get("legacy_hash")
         if cached is None:
             text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
             cached = "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
-            self._json_cache["hash"] = cached
+            self._json_cache["legacy_hash"] = cached
         return cached
+
+    def _hashed(self, key: str, data: dict[str, Any]) -> str:
+        cached = self._json_cache.get(key)
+        if cached is None:
+            cached = canonical_digest(data)
+            self._json_cache[key] = cached
+        return cached
+
+
+def canonical_digest(data: dict[str, Any]) -> str:
+    """SHA-256 of a rule set's JSON in its canonical text: the kinds in sorted order (each kind
+    is independent of the others), everything inside in its compiled order. A record's fields
+    come in schema order; a map's keys, named entries (a turn's actions, scoring categories) and
+    lists in the order the engine uses them, so two rule sets that differ only in an order the
+    engine sees never share a hash."""
+    ordered = {key: data[key] for key in sorted(data)}
+    text = json.dumps(ordered, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()

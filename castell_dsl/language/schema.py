@@ -14,10 +14,10 @@ Conversion never stops at the first problem: every value of every definition is 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from . import syntax as s
 from .diagnostics import Diagnostics, Span, did_you_mean
@@ -58,13 +58,27 @@ class ConvertContext:
 
 
 class FieldType(ABC):
-    """Converts a syntax node to a value. Subclasses say what they expect, in words."""
+    """Converts a syntax node to a value. Subclasses say what they expect, in words.
+
+    A field type also says what `override` does to a value of its type (`merge`): that is the
+    language's override semantics, stated once per type (docs/language.md, "What a patch does").
+    """
 
     expects: str = "a value"
+    #: How `override` treats a value of this type: "value" (replaced whole), "keyed" (entries
+    #: identified by a key or name, merged one by one in place), "ordered" (a sequence, replaced
+    #: whole: the order written is the order run).
+    entries: str = "value"
 
     @abstractmethod
     def convert(self, node: s.Value, ctx: ConvertContext, where: str) -> Any:
         """The value of `node`, or INVALID after reporting why it cannot be one."""
+
+    def merge(self, old: s.Value, new: s.Value, ctx: ConvertContext, where: str) -> Any:
+        """What `override` leaves when it gives `new` for the inherited `old` (syntax, before
+        conversion), or INVALID after reporting why it cannot. A plain value, a list and an
+        ordered sequence are replaced whole; keyed blocks and maps override this."""
+        return new
 
     def to_json(self, value: Any) -> Any:
         return value
@@ -313,6 +327,17 @@ class MapOf(FieldType):
             ok = False
         return FrozenMap(out, node.span, spans) if ok else INVALID
 
+    entries = "keyed"
+
+    def merge(self, old, new, ctx, where):
+        """Each key given replaces that key's value where it stands; a new key goes after the
+        others. A range key stands for every key it covers (`1..10: 3`, then `5: 4`)."""
+        old, new = _as_map(old), _as_map(new)
+        if not isinstance(new, s.MapValue) or not isinstance(old, s.MapValue):
+            return _override_type_error(self, old, new, ctx, where)
+        items = merge_keyed(_expand_map(old.items), _expand_map(new.items), _map_key)
+        return s.MapValue(items, old.span)
+
     def to_json(self, value):
         return {str(k): self.value.to_json(v) for k, v in value.items()}
 
@@ -364,8 +389,29 @@ class Struct(FieldType):
         self.one_of = one_of
         self.expects = "a block { ... }"
 
+    entries = "keyed"
+
     def convert(self, node, ctx, where):
         return self.convert_named(node, ctx, where, None, None)
+
+    def merge(self, old, new, ctx, where):
+        """Each field given replaces that field where it stands, a new one goes after the
+        others. A repeated field (`space`, `tiebreak`) is one ordered sequence: the entries
+        given replace all of the inherited ones, in the order written. A named field
+        (`category NAME`, `action NAME`) is keyed by its name."""
+        old, new = _as_block(old), _as_block(new)
+        if not isinstance(new, s.Block) or not isinstance(old, s.Block):
+            return _override_type_error(self, old, new, ctx, where)
+        return s.Block(merge_keyed(old.entries, new.entries, self.entry_identity), old.span)
+
+    def entry_identity(self, entry: s.Entry) -> tuple[str, str | None]:
+        """What an `override` entry replaces: a field, a named entry, or a whole sequence."""
+        spec = self.fields.get(entry.key)
+        if spec is not None and spec.repeated:
+            return (entry.key, None)
+        if spec is not None and not spec.labelled:
+            return (entry.key, None)
+        return (entry.key, entry.label)
 
     def convert_named(
         self, node, ctx: ConvertContext, where: str, name: str | None, name_span: Span | None
@@ -665,6 +711,81 @@ def _source_like(node: s.Scalar) -> str:
 
 def _fields_hint(fields: Mapping[str, Field]) -> str:
     return "fields here: " + ", ".join(fields)
+
+
+# ---- override semantics -----------------------------------------------------------------------
+
+T = TypeVar("T")
+
+
+def merge_keyed(
+    old: Iterable[T], new: Iterable[T], identity: Callable[[T], Hashable]
+) -> tuple[T, ...]:
+    """Keyed override: the entries of `new` with one identity replace every entry of `old` with
+    that identity, at the place of the first of them; identities `old` lacks follow, in the order
+    `new` first gives them. Entries `new` does not name keep their place."""
+    given: dict[Hashable, list[T]] = {}
+    for entry in new:
+        given.setdefault(identity(entry), []).append(entry)
+    out: list[T] = []
+    placed: set[Hashable] = set()
+    for entry in old:
+        key = identity(entry)
+        if key not in given:
+            out.append(entry)
+        elif key not in placed:
+            out.extend(given[key])
+            placed.add(key)
+    for key, entries in given.items():
+        if key not in placed:
+            out.extend(entries)
+    return tuple(out)
+
+
+#: Range keys wider than this are not expanded for an override (conversion refuses them).
+_MAX_RANGE_KEYS = 10_000
+
+
+def _expand_map(items: Iterable[s.MapItem]) -> list[s.MapItem]:
+    out: list[s.MapItem] = []
+    for item in items:
+        key = item.key
+        if isinstance(key, s.RangeValue) and 0 <= key.high - key.low <= _MAX_RANGE_KEYS:
+            out.extend(
+                s.MapItem(s.Scalar(k, "int", key.span), item.value, item.span)
+                for k in range(key.low, key.high + 1)
+            )
+        else:
+            out.append(item)
+    return out
+
+
+def _map_key(item: s.MapItem) -> Hashable:
+    key = item.key
+    if isinstance(key, s.RangeValue):
+        return ("range", key.low, key.high)
+    return (key.kind, key.value)
+
+
+def _as_block(node: s.Value) -> s.Value:
+    return s.Block((), node.span) if isinstance(node, s.MapValue) and not node.items else node
+
+
+def _as_map(node: s.Value) -> s.Value:
+    return s.MapValue((), node.span) if isinstance(node, s.Block) and not node.entries else node
+
+
+def _override_type_error(
+    typ: FieldType, old: s.Value, new: s.Value, ctx: ConvertContext, where: str
+) -> Any:
+    shape = "a map { key: value, ... }" if isinstance(old, s.MapValue) else "a block { ... }"
+    ctx.diags.error(
+        "E0210",
+        f"override of {where} must be {shape}, like the original",
+        new.span,
+        f"{where} is {typ.expects}",
+    )
+    return INVALID
 
 
 class Graph(ListOf):

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..language.loader import is_path_like
 from .simulation import SimulationSpec, simulate, wilson_interval
 
 #: Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom.
@@ -88,17 +89,19 @@ class Contender:
 
 
 def _as_file(text: str) -> str:
-    path = Path(text)
-    return str(path.resolve()) if path.is_file() else text
+    """A path (it looks like one: loading.resolve_rules_path) made absolute; a name as it is."""
+    return str(Path(text).resolve()) if is_path_like(text) else text
 
 
 def parse_contender(text: str) -> Contender:
     """`castell`, `rules/x.castell`, `./variant.castell` (a file that extends),
     `castell+short-season`, `castell+./eight-rounds.castell+generous-prizes`.
 
-    Files are made absolute, so workers elsewhere (another directory, a Dask worker on the
-    same file system) load the same file."""
-    if Path(text).is_file() or "+" not in text:
+    Names and paths are told apart as everywhere (a path contains a separator or ends in
+    `.castell`); a path that names an existing file is whole even if it holds a `+`. Files are
+    made absolute, so workers elsewhere (another directory, a Dask worker on the same file
+    system) load the same file."""
+    if "+" not in text or (is_path_like(text) and Path(text).is_file()):
         return Contender(text, _as_file(text), ())
     rules, *variants = text.split("+")
     return Contender(text, _as_file(rules), tuple(_as_file(v) for v in variants if v))

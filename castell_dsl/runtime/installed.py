@@ -15,8 +15,6 @@ refused with the same message whatever exists on disk, before anything is touche
 
 from __future__ import annotations
 
-import os
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +34,8 @@ class NotInstalled(ValueError):
 
 
 class Shadowed(RuntimeError):
-    """The installed rules could not be loaded from their installed files (a file in the
-    working directory has the same name): a problem for the operator, not the client."""
+    """The installed rules were not loaded from their installed files: a problem for the
+    operator (logged), not the client."""
 
 
 def _is_name(value: Any) -> bool:
@@ -97,28 +95,13 @@ def check_installed(rules_name: Any, variants: Any) -> tuple[str, tuple[str, ...
     return rules_name, tuple(variants)
 
 
-def _shadowed(names: Sequence[str]) -> str | None:
-    """A name that a file in the working directory would answer for instead of the installed
-    one (the command line reads `./castell` before the installed `castell`)."""
-    for name in names:
-        if os.path.lexists(name):
-            return name
-    return None
-
-
 def load_installed(rules_name: Any, variants: Any = ()) -> RuleSet:
     """The installed rule set `rules_name` with installed `variants`, loaded from the installed
     files only. Raises NotInstalled for a name outside the catalogue (nothing is read),
-    Shadowed when a file of the working directory would be read instead (nothing is read),
-    and `RuleError` when the installed rules do not load with these variants."""
+    Shadowed if the files read were not the installed ones (a defence: names resolve on the
+    rule path only), and `RuleError` when the installed rules do not load with these variants."""
     name, chosen = check_installed(rules_name, list(variants))
-    shadow = _shadowed([name, *chosen])
-    if shadow is not None:
-        raise Shadowed(
-            f"'{shadow}' in the server's working directory ({os.getcwd()}) hides the installed "
-            "rules of that name: run the server from another directory"
-        )
-    rules = load_rules(name, chosen)
+    rules = load_rules(name, chosen)  # a plain name: the rule path only, never the working dir
     _check_read_installed(rules, name, chosen)
     return rules
 

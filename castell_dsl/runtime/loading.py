@@ -34,9 +34,11 @@ from ..language.loader import (
     blame,
     display_path,
     is_path_like,
+    key_of,
 )
 from ..language.ruleset import RuleSet
 from ..language.source import Source
+from ..language.text import visible
 from .plugins import PluginError, get_plugins, registries
 
 #: Errors after which compiling would only add noise (a file is missing or unreadable).
@@ -152,6 +154,8 @@ class LoadReport:
     diagnostics: list[Diagnostic]
     sources: dict[str, Source] = field(default_factory=dict)
     files: list[Path] = field(default_factory=list)
+    #: The resolved definitions, with which patch changed what and where (`rules show --diff`).
+    definitions: Definitions | None = None
 
     @property
     def ok(self) -> bool:
@@ -163,33 +167,40 @@ class LoadReport:
 
 
 def resolve_rules_path(name_or_path: str | os.PathLike, diags: Diagnostics) -> Path | None:
-    """A rule set's file from its name (`castell`) or a path (`rules/castell/castell.castell`)."""
+    """A rule set's file from its name (`castell`) or a path (`rules/castell/castell.castell`).
+
+    The resolution order (docs/language.md, "Names and paths"): an argument is a path only when
+    it looks like one — it contains a path separator or ends in `.castell` (a `PathLike` always
+    is one); anything else is the name of a rule set installed on the rule path. A file or
+    directory in the working directory is never consulted for a name, so `castell` means the
+    installed game wherever the command is run.
+    """
     text = os.fspath(name_or_path)
-    candidate = Path(text)
-    if candidate.is_file():
-        return candidate
-    if is_path_like(text) or candidate.exists():
+    if isinstance(name_or_path, os.PathLike) or is_path_like(text):
+        candidate = Path(text)
+        if candidate.is_file():
+            return candidate
         what = "is not a rule file" if candidate.exists() else "does not exist"
-        diags.error("E0271", f"'{text}' {what}", Span.point(text))
+        diags.error("E0271", f"'{visible(text)}' {what}", Span.point(text))
         return None
     found = rule_path().find_rules(text)
     if found is None:
         names = rule_path().rule_names()
-        diags.error(
-            "E0271",
-            f"no rule set named '{text}'",
-            Span.point(text),
-            did_you_mean(text, names) or f"rule sets: {', '.join(names)}",
-        )
+        hint = did_you_mean(text, names) or f"rule sets: {', '.join(names)}"
+        if Path(text).is_file():
+            hint += f"; to use the file '{visible(text)}', write ./{visible(text)}"
+        diags.error("E0271", f"no rule set named '{visible(text)}'", Span.point(text), hint)
     return found
 
 
 def find_variant_file(
     name: str, path_rules: RulePath, chain: Sequence[Path], diags: Diagnostics
 ) -> Path | None:
-    """A variant's file: `name` as a path (`./eight-rounds.castell`), or by name beside the
-    rules it is for (then in `CASTELL_RULES_PATH`); None, with a diagnostic, if not found."""
-    if is_path_like(name) or Path(name).is_file():
+    """A variant's file: `name` as a path when it looks like one (`./eight-rounds.castell`),
+    else by name beside the rules it is for (then in `CASTELL_RULES_PATH`); None, with a
+    diagnostic, if not found. As for rule sets, the working directory is never consulted for a
+    name."""
+    if is_path_like(name):
         candidate = Path(name)
         if candidate.is_file():
             return candidate
@@ -251,13 +262,20 @@ def load_report(
     # Problems the patches being loaded (this file, if it extends; the variant files) cause
     # in inherited rules are reported in the patch, with the inherited place as a note.
     origins = [display_path(path.resolve()), *(f"variant:{name}" for name in variants)]
-    located = Diagnostics(blame(diags.items, defs, origins))
+    located = Diagnostics(
+        blame(diags.items, defs, origins, lambda: _base_own(path, variants, defs))
+    )
     report = LoadReport(
-        display_path(path), rules, located.sorted(), dict(defs.sources), loader.files_read()
+        display_path(path),
+        rules,
+        located.sorted(),
+        dict(defs.sources),
+        loader.files_read(),
+        defs,
     )
     report.sources.update(loader.sources)
     if rules is not None:
-        bundled = None if (is_path_like(shown) or Path(shown).exists()) else shown
+        bundled = None if is_path_like(shown) else shown
         _PROVENANCE[rules] = Provenance(
             given=shown,
             file=FileIdentity.of(path),
@@ -266,6 +284,19 @@ def load_report(
             files=tuple(FileIdentity.of(f) for f in report.files),
         )
     return report
+
+
+def _base_own(path: Path, variants: Sequence[str], defs: Definitions) -> set[tuple]:
+    """The diagnostics (`key_of`) of the rules being patched, without the patches: the rules
+    alone when variants are checked, else the file a file that `extends` extends. What `blame`
+    asks to tell a base's own problem from one the patches caused."""
+    if variants:
+        base: str | Path = path
+    elif len(defs.files) >= 2:
+        base = Path(defs.files[-2])
+    else:
+        return set()
+    return {key_of(d) for d in load_report(base).diagnostics}
 
 
 def _apply_code_variants(

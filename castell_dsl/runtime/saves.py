@@ -12,11 +12,16 @@ the file says), or validated (`seats` are bot specs within their factories' rang
 checked with messages that name the file and the field (`save.json: 'options.seed' must be an
 integer`); the file's size and JSON nesting are bounded before it is parsed.
 
-Format `castell-save/2` records the rules as played: the rule file actually given and each
-variant, each by absolute path and content hash (plus the name for bundled rules), and every
-file read. A game played with `--rules my-variant.castell` reloads from any directory, and a
-refusal names the file that changed. `castell-save/1` saves (base file and hash only) are still
-read.
+Format `castell-save/3` records the rules as played, portably and privately: what was given
+(an installed rule set's name, or a rule file), each variant (by name, or as a file), every file
+read with its content hash, and the rules' `content_hash` (what they say, order included). A
+file is named without any absolute path of the machine that wrote the save: on the rule path as
+`DIR/REL` (DIR the rule directory's own name: `castell/variants/short-season.castell`), else
+relative to the working directory, else by its name alone. On replay an installed rule set is
+found by name; a user's file beside the save or in the working directory (or given with
+`--rules FILE`). The rules must compile to the recorded `content_hash`, and a refusal names the
+file that changed. Saves of the earlier formats (`castell-save/2`, absolute paths, and `/1`,
+the base file only) are still read, against the hash they recorded (`RuleSet.legacy_hash`).
 """
 
 from __future__ import annotations
@@ -24,20 +29,21 @@ from __future__ import annotations
 import os
 import tempfile
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..contract import ActionError
 from ..engine.game import Game
 from ..language.diagnostics import RuleError
+from ..language.loader import RULE_SUFFIX, is_path_like
 from ..language.ruleset import RuleSet
 from ..safejson import JsonLimitError, loads_bounded
 from .bots import BotSpecError, check_bot_spec
 from .games import start_game
-from .loading import FileIdentity, file_sha256, load_rules, provenance
+from .loading import FileIdentity, file_sha256, load_rules, provenance, rule_path
 
-SAVE_FORMAT = "castell-save/2"
-OLD_FORMATS = ("castell-save/1",)
+SAVE_FORMAT = "castell-save/3"
+OLD_FORMATS = ("castell-save/2", "castell-save/1")
 REQUIRED = ("format", "rules", "options", "actions", "state_hash")
 KNOWN = frozenset(REQUIRED) | {"seats", "over", "result"}
 
@@ -61,24 +67,90 @@ class SaveWriteError(SaveError):
 
 def rules_identity(rules: RuleSet) -> dict[str, Any]:
     """How saves name a rule set: the rules exactly as played (see the module docstring)."""
-    identity: dict[str, Any] = {"name": rules.name, "hash": rules.hash}
+    identity: dict[str, Any] = {"name": rules.name, "content_hash": rules.content_hash}
     origin = provenance(rules)
     if origin is None:  # built without the loader (e.g. from text): the name is all we know
-        identity["file"] = None
+        identity["given"] = {"name": rules.name}
         identity["variants"] = [{"name": name} for name in rules.variants]
         identity["files"] = []
         return identity
-    identity["file"] = {
-        "path": origin.file.path,
-        "sha256": origin.file.sha256,
-        "bundled": origin.bundled,
-    }
-    identity["variants"] = [
-        {"name": name} if file is None else {"name": name, "path": file.path, "sha256": file.sha256}
-        for name, file in origin.variants
-    ]
-    identity["files"] = [{"path": f.path, "sha256": f.sha256} for f in origin.files]
+    if origin.bundled is not None:
+        identity["given"] = {"name": origin.bundled}
+    else:
+        identity["given"] = {"file": _portable(origin.file)}
+    variants: list[dict[str, Any]] = []
+    for name, file in origin.variants:
+        if file is None:  # a plugin's code variant
+            variants.append({"name": name})
+        elif is_path_like(name):  # given as a path: only the file, never the path as typed
+            variants.append({"file": _portable(file)})
+        else:
+            variants.append({"name": name, "file": _portable(file)})
+    identity["variants"] = variants
+    identity["files"] = [_portable(f) for f in origin.files]
     return identity
+
+
+#: Where a save says a file was: on the rule path, under the working directory, elsewhere.
+PLACES = ("rule path", "working directory", "elsewhere")
+
+
+def _portable(file: FileIdentity) -> dict[str, Any]:
+    """A file as a save names it, with no absolute path (see the module docstring).
+
+    A file on the rule path is named relative to its rule directory, and the directory by a
+    rule set it holds (`beside`: found again as that rule set is, wherever it is installed),
+    or, holding none, by its own name (`dir`).
+    """
+    path = Path(file.path)
+    out: dict[str, Any]
+    search = rule_path()
+    for directory in search.directories:
+        root = directory.resolve()
+        if root in path.parents:
+            relative = path.relative_to(root).as_posix()
+            holds = sorted(p.stem for p in directory.glob(f"*{RULE_SUFFIX}"))
+            anchor = {"beside": holds[0]} if holds else {"dir": root.name}
+            out = {"on": "rule path", **anchor, "path": relative}
+            break
+    else:
+        cwd = Path.cwd().resolve()
+        if cwd in path.parents:
+            out = {"on": "working directory", "path": path.relative_to(cwd).as_posix()}
+        else:
+            out = {"on": "elsewhere", "path": path.name}
+    out["sha256"] = file.sha256
+    return out
+
+
+def shown(file: dict[str, Any]) -> str:
+    """How a save's file is named in messages: `castell/variants/short-season.castell`."""
+    anchor = file.get("beside") or file.get("dir")
+    return f"{anchor}/{file['path']}" if anchor else file["path"]
+
+
+def _local(file: dict[str, Any], beside: Path | None) -> Path | None:
+    """Where a file a save names is on this machine, if anywhere: one on the rule path in the
+    rule directory of the rule set it was beside (or of its directory's name); a user's one
+    under the working directory or beside the save (also by its name alone there)."""
+    relative = PurePosixPath(file["path"])
+    if file["on"] == "rule path":
+        search = rule_path()
+        if file.get("beside"):
+            found = search.find_rules(file["beside"])
+            directories = [found.parent] if found is not None else []
+        else:
+            directories = [d for d in search.directories if d.resolve().name == file.get("dir")]
+        for directory in directories:
+            candidate = directory / relative
+            if candidate.is_file():
+                return candidate
+        return None
+    bases = [Path.cwd(), *([beside] if beside is not None else [])]
+    for candidate in [b / relative for b in bases] + [b / relative.name for b in bases]:
+        if candidate.is_file():
+            return candidate
+    return None
 
 
 def save_record(game: Game, seats: list[str] | None = None) -> dict[str, Any]:
@@ -203,6 +275,35 @@ class _Checker:
         if not isinstance(value, str) or len(value) > 100:
             raise self.fail(field, "a hash ('sha256:…', at most 100 characters)", value)
 
+    def name(self, value: Any, field: str) -> None:
+        """An installed rule set's or variant's name: never something read as a path."""
+        self.text(value, field)
+        if is_path_like(value):
+            raise SaveError(f"{self.where}: '{field}' must be a name, not a path")
+
+    def file(self, value: Any, field: str) -> None:
+        """A file as castell-save/3 names it: where it was, a relative path, its hash."""
+        entry = self.mapping(value, field)
+        if entry.get("on") not in PLACES:
+            raise self.fail(
+                f"{field}.on", "one of " + ", ".join(map(repr, PLACES)), entry.get("on")
+            )
+        self.text(entry.get("path"), f"{field}.path")
+        if entry["on"] == "rule path":
+            anchors = [key for key in ("beside", "dir") if key in entry]
+            if len(anchors) != 1:
+                raise SaveError(f"{self.where}: '{field}' must hold a 'beside' or a 'dir'")
+            self.name(entry[anchors[0]], f"{field}.{anchors[0]}")
+        relative = PurePosixPath(entry["path"])
+        if (
+            relative.is_absolute()
+            or ".." in relative.parts
+            or "\\" in entry["path"]
+            or not (relative.parts)
+        ):
+            raise SaveError(f"{self.where}: '{field}.path' must be a relative path without '..'")
+        self.digest(entry.get("sha256"), f"{field}.sha256", optional=True)
+
     def listing(self, value: Any, field: str, limit: int) -> list[Any]:
         if not isinstance(value, list):
             raise self.fail(field, "a list", value)
@@ -235,18 +336,21 @@ def check_record(record: Any, where: str = "save file") -> dict[str, Any]:
         )
 
     rules = check.mapping(record["rules"], "rules")
-    for key in ("name", "hash"):
+    digest = "content_hash" if fmt == SAVE_FORMAT else "hash"
+    for key in ("name", digest):
         if key not in rules:
             raise SaveError(f"{where}: 'rules' must name the rule set and its hash ('{key}')")
     check.text(rules["name"], "rules.name")
-    check.digest(rules["hash"], "rules.hash")
-    if fmt in OLD_FORMATS:
+    check.digest(rules[digest], f"rules.{digest}")
+    if fmt == SAVE_FORMAT:
+        _check_rules_v3(check, rules)
+    elif fmt == "castell-save/2":
+        _check_rules_v2(check, rules)
+    else:
         check.text(rules.get("source"), "rules.source", optional=True)
         variants = check.listing(rules.get("variants") or [], "rules.variants", MAX_FILES)
         for i, name in enumerate(variants):
             check.text(name, f"rules.variants[{i}]")
-    else:
-        _check_rules_v2(check, rules)
 
     options = check.mapping(record["options"], "options")
     for key in ("players", "seed"):
@@ -295,6 +399,28 @@ def check_record(record: Any, where: str = "save file") -> dict[str, Any]:
     return record
 
 
+def _check_rules_v3(check: _Checker, rules: dict[str, Any]) -> None:
+    given = check.mapping(rules.get("given"), "rules.given")
+    if ("name" in given) == ("file" in given):
+        raise SaveError(f"{check.where}: 'rules.given' must hold a 'name' or a 'file'")
+    if "name" in given:
+        check.name(given["name"], "rules.given.name")
+    else:
+        check.file(given["file"], "rules.given.file")
+    variants = check.listing(rules.get("variants", []), "rules.variants", MAX_FILES)
+    for i, variant in enumerate(variants):
+        variant = check.mapping(variant, f"rules.variants[{i}]")
+        if "name" not in variant and "file" not in variant:
+            raise SaveError(f"{check.where}: 'rules.variants[{i}]' must hold a 'name' or a 'file'")
+        if "name" in variant:
+            check.name(variant["name"], f"rules.variants[{i}].name")
+        if "file" in variant:
+            check.file(variant["file"], f"rules.variants[{i}].file")
+    files = check.listing(rules.get("files", []), "rules.files", MAX_FILES)
+    for i, entry in enumerate(files):
+        check.file(entry, f"rules.files[{i}]")
+
+
 def _check_rules_v2(check: _Checker, rules: dict[str, Any]) -> None:
     file = rules.get("file")
     if file is not None:
@@ -321,14 +447,14 @@ def _check_rules_v2(check: _Checker, rules: dict[str, Any]) -> None:
 
 
 def variant_names(record: dict[str, Any]) -> tuple[str, ...]:
+    """The variants a save names, as names (a variant given as a file by its file's path)."""
     variants = record["rules"].get("variants") or []
-    return tuple(v if isinstance(v, str) else v["name"] for v in variants)
+    return tuple(v if isinstance(v, str) else v.get("name") or v["file"]["path"] for v in variants)
 
 
-def _candidates(record: dict[str, Any]) -> list[str]:
-    """Where to find the rules a save names, best first."""
-    info = record["rules"]
-    if record["format"] in OLD_FORMATS:
+def _legacy_candidates(info: dict[str, Any], fmt: str) -> list[str]:
+    """Where to find the rules a castell-save/1 or /2 names, best first."""
+    if fmt == "castell-save/1":
         return [c for c in (info.get("source"), info["name"]) if c]
     file = info.get("file")
     if file is None:
@@ -346,30 +472,27 @@ def _candidates(record: dict[str, Any]) -> list[str]:
     return out
 
 
-def _what_changed(record: dict[str, Any], rules: RuleSet) -> str:
-    """Which file differs between the save and now, by content hash, in words."""
-    saved: dict[str, str | None] = {}
-    info = record["rules"]
-    for entry in info.get("files") or []:
-        saved[entry["path"]] = entry.get("sha256")
-    for variant in info.get("variants") or []:
-        if isinstance(variant, dict) and variant.get("path"):
-            saved[variant["path"]] = variant.get("sha256")
+def _what_changed(info: dict[str, Any], fmt: str, beside: Path | None) -> str:
+    """Which file differs between the save and this machine, by content hash, in words."""
+    saved: dict[str, tuple[Path | None, str | None]] = {}  # as the save names it
+    if fmt == SAVE_FORMAT:
+        for entry in info.get("files") or []:
+            saved[shown(entry)] = (_local(entry, beside), entry.get("sha256"))
+    else:
+        named = [*(info.get("files") or []), *(info.get("variants") or [])]
+        for entry in named:
+            if isinstance(entry, dict) and entry.get("path"):
+                saved[entry["path"]] = (Path(entry["path"]), entry.get("sha256"))
     changes = []
-    for path, digest in saved.items():
-        now = file_sha256(path)
+    for name, (local, digest) in saved.items():
+        now = file_sha256(local) if local is not None else None
         if now is None:
-            changes.append(f"{path} is gone")
+            changes.append(f"{name} is not found here")
         elif digest is not None and now != digest:
-            changes.append(f"{path} changed (saved {digest[:19]}…, now {now[:19]}…)")
-    origin = provenance(rules)
-    if origin is not None:
-        for file in origin.files:
-            if file.path not in saved and saved:
-                changes.append(f"{file.path} is now read too")
+            changes.append(f"{name} changed (saved {digest[:19]}…, now {now[:19]}…)")
     if changes:
         return "; ".join(changes)
-    if record["format"] in OLD_FORMATS:
+    if fmt == "castell-save/1":
         return (
             "this is a castell-save/1 file, which names only the base rule file: if the game "
             "was played with a file that extends it, replay it with --rules FILE"
@@ -380,12 +503,82 @@ def _what_changed(record: dict[str, Any], rules: RuleSet) -> str:
     )
 
 
-def load_saved_rules(record: dict[str, Any], rules_path: str | None = None) -> RuleSet:
-    """The rule set a save was played with, refused (SaveError) unless it compiles to the
-    same rules (same hash); the refusal says which file changed."""
-    info = record["rules"]
-    variants = variant_names(record)
-    candidates = [rules_path] if rules_path else _candidates(record)
+def _v3_target(
+    info: dict[str, Any], beside: Path | None, installed_only: bool, rules_path: str | None
+) -> tuple[str, tuple[str, ...]]:
+    """The rules (a name, or a local file's path; `rules_path` if given) and variants a
+    castell-save/3 names."""
+
+    def found(file: dict[str, Any], what: str) -> str:
+        if installed_only:
+            raise SaveError(
+                f"the {what} this game was played with is a file ({shown(file)}), not an "
+                "installed rule set or variant: only installed ones are loaded here"
+            )
+        local = _local(file, beside)
+        if local is None:
+            raise SaveError(
+                f"the {what} this game was played with, {shown(file)}, is not found in the "
+                "working directory or beside the save (replay it with --rules FILE naming "
+                "where it is now)"
+            )
+        return str(local.resolve())
+
+    given = info["given"]
+    if rules_path is not None:
+        target = rules_path
+    else:
+        target = given["name"] if "name" in given else found(given["file"], "rule file")
+    variants = tuple(
+        v["name"] if "name" in v else found(v["file"], "variant file")
+        for v in info.get("variants") or []
+    )
+    return target, variants
+
+
+def load_saved_rules(
+    record: dict[str, Any],
+    rules_path: str | None = None,
+    *,
+    beside: str | os.PathLike | None = None,
+    installed_only: bool = False,
+) -> RuleSet:
+    """The rule set a save was played with, refused (SaveError) unless it compiles to the same
+    rules; the refusal says which file changed.
+
+    `rules_path` is the rule file to use instead of the one the save names; `beside` the save
+    file's directory, where a user's rule file is looked for too; `installed_only` loads only
+    installed rule sets and variants by name (a server reading a stranger's save never opens a
+    file it names).
+    """
+    return rules_from_identity(
+        record["rules"], record["format"], rules_path, beside=beside, installed_only=installed_only
+    )
+
+
+def rules_from_identity(
+    info: dict[str, Any],
+    fmt: str = SAVE_FORMAT,
+    rules_path: str | None = None,
+    *,
+    beside: str | os.PathLike | None = None,
+    installed_only: bool = False,
+) -> RuleSet:
+    """The rule set a checked `rules_identity` (of save format `fmt`) names: see
+    `load_saved_rules`."""
+    near = Path(beside) if beside is not None else None
+    if fmt == SAVE_FORMAT:
+        target, variants = _v3_target(info, near, installed_only, rules_path)
+        candidates = [target]
+        recorded, matches = info["content_hash"], (lambda r: r.content_hash)
+    else:
+        variants = tuple(v if isinstance(v, str) else v["name"] for v in info.get("variants") or [])
+        if installed_only and (rules_path or any(is_path_like(v) for v in variants)):
+            raise SaveError("this save names rule files, not installed rule sets")
+        candidates = [rules_path] if rules_path else _legacy_candidates(info, fmt)
+        if installed_only:
+            candidates = [c for c in candidates if not is_path_like(c)]
+        recorded, matches = info["hash"], (lambda r: r.legacy_hash)
     loaded: RuleSet | None = None
     errors = []
     for candidate in candidates:
@@ -394,14 +587,16 @@ def load_saved_rules(record: dict[str, Any], rules_path: str | None = None) -> R
         except RuleError as exc:
             errors.append(f"{candidate}: {exc}")
             continue
-        if rules.hash == info["hash"]:
+        if matches(rules) == recorded:
             return rules
         loaded = loaded or rules
     if loaded is None:
-        raise SaveError(f"cannot load the rules '{info['name']}': {'; '.join(errors)}")
+        why = "; ".join(errors) or "not found"
+        raise SaveError(f"cannot load the rules '{info['name']}': {why}")
     raise SaveError(
         f"the rules '{info['name']}' have changed since this game was saved "
-        f"(saved {info['hash'][:19]}…, now {loaded.hash[:19]}…): {_what_changed(record, loaded)}"
+        f"(saved {recorded[:19]}…, now {matches(loaded)[:19]}…): "
+        f"{_what_changed(info, fmt, near)}"
     )
 
 
@@ -411,14 +606,17 @@ def replay(
     verify: bool = True,
     record_events: bool = False,
     rules_path: str | None = None,
+    beside: str | os.PathLike | None = None,
+    installed_only: bool = False,
 ) -> Game:
     """Rebuild a game from a save record by replaying its log; verify the state it reaches.
 
     `rules_path` names the rule file to use instead of the one the save records (an old save,
-    or rules moved elsewhere); the compiled rules must still be the same.
+    or rules moved elsewhere); the compiled rules must still be the same. `beside` and
+    `installed_only`: see `load_saved_rules`.
     """
     record = check_record(record, "save")
-    rules = load_saved_rules(record, rules_path)
+    rules = load_saved_rules(record, rules_path, beside=beside, installed_only=installed_only)
     options = record["options"]
     try:
         game = start_game(rules, options["players"], options["seed"], record_events=record_events)
@@ -453,6 +651,7 @@ __all__ = [
     "load_saved_rules",
     "read_save",
     "replay",
+    "rules_from_identity",
     "rules_identity",
     "save_record",
     "write_save",

@@ -146,7 +146,7 @@ class Session:
     def load(cls, path: str | os.PathLike, seats: Sequence[str] | None = None) -> Session:
         """Continue a saved game (a save file from `save`, `quit` or `castell simulate`)."""
         record = read_save(path)
-        game = replay(record, verify=True)
+        game = replay(record, verify=True, beside=Path(path).parent)
         chosen = list(seats) if seats else list(record.get("seats") or [HUMAN] * game.players)
         return cls(game.rules, game.players, game.seed, chosen, game.log, Path(path))
 

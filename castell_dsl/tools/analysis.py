@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..language import syntax as s
 from ..language.compiler import compile_rules
-from ..language.core_kinds import core_kinds
+from ..language.compiler import schema_kinds as compiler_kinds
 from ..language.diagnostics import Diagnostic, Diagnostics
 from ..language.loader import Definitions, Loader
 from ..language.parser import parse
@@ -80,8 +80,4 @@ def schema_kinds(definitions: Definitions) -> Mapping[str, Kind]:
         None,
     )
     mechanics = find_mechanics(str(name)) if name is not None else None
-    if mechanics is None:
-        return {}
-    kinds = core_kinds(mechanics.actions)
-    kinds.update(mechanics.kinds)
-    return kinds
+    return {} if mechanics is None else compiler_kinds(mechanics)

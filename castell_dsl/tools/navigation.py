@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..language import syntax as s
 from ..language.diagnostics import Span
-from ..language.loader import is_path_like
+from ..language.loader import Definition, is_path_like
 from ..language.schema import Field, FieldType, Kind, ListOf, MapOf, Ref, Struct, Symbol
 from ..language.source import brackets, resolve_path
 from ..runtime.loading import rule_path
@@ -141,6 +141,21 @@ def kind_doc(kind: Kind) -> str:
 # ---- names ------------------------------------------------------------------------------------
 
 
+def definitions_of(
+    analysis: Analysis, name: str | None, kind: str | None = None
+) -> list[Definition]:
+    """The definitions called `name` (of `kind`, if given; a singleton: `name` None), with the
+    overrides applied to them."""
+    defs = analysis.definitions
+    if defs is None:
+        return []
+    return [
+        d
+        for (k, label), d in defs.items.items()
+        if (kind is None or k == kind) and (label == name or (name is None and kind == k))
+    ]
+
+
 def definitions_named(analysis: Analysis, name: str) -> list[tuple[str, s.Entry]]:
     """Every definition with this name: (kind, its entry)."""
     defs = analysis.definitions
@@ -191,11 +206,46 @@ def record_text(analysis: Analysis, kind: str, name: str) -> str | None:
     return json.dumps(data)
 
 
+def definition_hover(analysis: Analysis, definition: Definition) -> str:
+    """A definition as the rules use it, and where that comes from: its value after every
+    override (the compiled record; as written when the rules do not compile), the line that
+    defines it and each line that overrides it (a base file's, a variant's)."""
+    kind, name = definition.kind, definition.label
+    shown = f"{kind} {name}" if name else kind
+    rules = analysis.rules
+    named = rules is not None and kind in rules.kinds and rules.kinds[kind].named
+    body = record_text(analysis, kind, name) if named and name else None
+    if rules is not None and not named and kind in rules:  # a singleton (`game castell`)
+        body = json.dumps(rules.kinds[kind].to_json(rules.one(kind)))
+    heading = f"**{shown}**" + (" (as overridden)" if definition.patches else "")
+    if body is None:  # the rules do not compile: what is written, base and overrides
+        body = entry_source(analysis, definition.entry) or ""
+        heading += " — the rules do not compile; as written:"
+    lines = [heading, f"```castell\n{body}\n```"]
+    entry = definition.entry.span
+    lines.append(f"- defined at `{entry.path}:{entry.line}`")
+    for patch in definition.patches:
+        where = patch.override.span
+        first = (override_source(analysis, patch.override) or "").splitlines()[:1]
+        text = f": `{first[0].strip()}`" if first else ""
+        lines.append(f"- overridden at `{where.path}:{where.line}`{text}")
+    return "\n".join(lines)
+
+
+def override_source(analysis: Analysis, override: s.Override) -> str | None:
+    return _span_source(analysis, override.span)
+
+
 def entry_source(analysis: Analysis, entry: s.Entry) -> str | None:
-    source = analysis.sources.get(entry.span.path)
+    return _span_source(analysis, entry.span)
+
+
+def _span_source(analysis: Analysis, span: Span) -> str | None:
+    """The lines a span covers (at most 12), from the file as the analysis read it."""
+    source = analysis.sources.get(span.path)
     if source is None:
         return None
-    lines = source.lines[entry.span.line - 1 : entry.span.end_line]
+    lines = source.lines[span.line - 1 : span.end_line]
     return "\n".join(lines[:12])
 
 

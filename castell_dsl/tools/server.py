@@ -24,16 +24,16 @@ from .analysis import Analysis, analyze
 from .formatter import format_text
 from .navigation import (
     DIRECTIVES,
+    definition_hover,
     definitions_named,
+    definitions_of,
     directive_at,
     entry_path,
-    entry_source,
     field_doc,
     kind_doc,
     names_of,
     nested,
     open_heads,
-    record_text,
     ref_kinds,
     resolve,
     struct_of,
@@ -229,16 +229,17 @@ def _hover_text(analysis: Analysis, line: int, column: int, name: str, quoted: b
             keys = [_key(e) for e in path]
             top, field = resolve(analysis.kinds, keys)
             if len(keys) == 1 and top is not None:
+                head = path[-1]
+                if isinstance(head, s.Override):  # what the override leaves, and whence
+                    changed = definitions_of(analysis, head.label, head.kind)
+                    texts = [definition_hover(analysis, d) for d in changed]
+                    return "\n\n".join([*texts, kind_doc(top)])
                 return kind_doc(top)
             if field is not None:
                 return field_doc(keys[-1], field)
-    found = []
-    for kind, entry in definitions_named(analysis, name):
-        body = record_text(analysis, kind, name) or entry_source(analysis, entry) or ""
-        where = f"{entry.span.path}:{entry.span.line}"
-        found.append(f"**{kind} {name}** — {where}\n```castell\n{body}\n```")
-    if found:
-        return "\n\n".join(found)
+    named = [definition_hover(analysis, d) for d in definitions_of(analysis, name)]
+    if named:
+        return "\n\n".join(named)
     named_kind = analysis.kinds.get(name)
     return kind_doc(named_kind) if named_kind is not None else None
 

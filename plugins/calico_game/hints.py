@@ -11,11 +11,13 @@ next turn: the taken patch's best placement is tried on the quilt left by the fi
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from castell_dsl.contract import Action, GameContext, PlayableGame
 
+from . import goals
 from .logic import EMPTY
 
 if TYPE_CHECKING:
@@ -119,17 +121,15 @@ def _goal_ways(logic: CalicoLogic, g: dict, player: int) -> list[tuple[int, int,
         ways = tuple(
             way
             for way, kind_of in (("colour", logic.colour_of), ("pattern", logic.pattern_of))
-            if _still_possible(Counter(kind_of[v] for v in values), want)
+            if goals.still_possible(_counts(kind_of[v] for v in values), want, logic.goal_match)
         )
         out.append((cell, goal, ways))
     return out
 
 
-def _still_possible(have: Counter, want: tuple[int, ...]) -> bool:
-    """Whether the kinds placed so far can still grow into exactly the goal's counts: each
-    kind needs its own part of the goal at least as large (largest with largest)."""
-    counts = sorted(have.values(), reverse=True)
-    return len(counts) <= len(want) and all(c <= w for c, w in zip(counts, want, strict=False))
+def _counts(kinds: Iterable[int]) -> tuple[int, ...]:
+    """How many of each kind, largest first."""
+    return tuple(sorted(Counter(kinds).values(), reverse=True))
 
 
 def _gains(logic: CalicoLogic, before: GameContext, after: GameContext, player: int) -> list[str]:

@@ -45,7 +45,7 @@ from castell_dsl.contract import (
 )
 from castell_dsl.language.ruleset import Record, RuleSet
 
-from . import hexes, notation
+from . import goals, hexes, notation
 from .checks import bag_player_counts
 
 #: A hex with no patch yet.
@@ -110,6 +110,7 @@ class CalicoLogic(GameLogic):
         self.goal_index = {name: i for i, name in enumerate(self.goal_names)}
         goals = list(rules.named("goal").values())
         self.goal_counts = [tuple(sorted(g.counts, reverse=True)) for g in goals]
+        self.goal_match: str = rules.one("goal_rules").match
         # Cats.
         cats = list(rules.named("cat").values())
         self.cat_names: list[str] = [c.name for c in cats]
@@ -635,7 +636,8 @@ class CalicoLogic(GameLogic):
             want = self.goal_counts[goal]
             by_colour = _profile([self.colour_of[v] for v in values])
             by_pattern = _profile([self.pattern_of[v] for v in values])
-            out.append((by_colour == want) + (by_pattern == want))
+            match = self.goal_match
+            out.append(goals.meets(by_colour, want, match) + goals.meets(by_pattern, want, match))
         return out
 
     def facts(self, game: GameContext, player: int) -> dict[str, Any]:

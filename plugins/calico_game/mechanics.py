@@ -22,6 +22,12 @@ def _edge_patches(rules: RuleSet) -> int:
     return sum(len(board.edge) for board in rules.named("board").values())
 
 
+#: Calico's own diagnostic codes (the language's are in castell_dsl.language.diagnostics).
+CODES = {
+    "W0281": "cat that setup never draws",
+}
+
+
 @dataclass
 class CalicoMechanics(Mechanics):
     name: str = "calico"
@@ -33,6 +39,7 @@ class CalicoMechanics(Mechanics):
     counters: Mapping[str, Callable[[RuleSet], int]] = field(
         default_factory=lambda: {"patches": _patches, "edge_patches": _edge_patches}
     )
+    codes: Mapping[str, str] = field(default_factory=lambda: dict(CODES))
 
     def check(self, rules: RuleSet, diags: Diagnostics) -> None:
         from .checks import check_calico

@@ -25,6 +25,8 @@ from castell_dsl.language.schema import (
 
 #: How a shape cat's group is matched (K-5.3): exactly the shape, or holding it.
 SHAPE_MATCHES = ("exact", "contains")
+#: How the six neighbours must fall into a design goal's groups (K-4.2): `goals.py`.
+GOAL_MATCHES = ("exact", "merged")
 #: How design goals reach the goal spaces (K-2.1, K-2.2, K-8.4).
 GOAL_PLACEMENTS = ("choose", "in_order")
 #: How boards are handed to the seats.
@@ -209,6 +211,23 @@ KINDS: dict[str, Kind] = {
         "cat_rules",
         required=True,
         doc="how cats are attracted (K-2.3, K-5.3, K-5.4)",
+    ),
+    "goal_rules": Kind(
+        "goal_rules",
+        Struct(
+            "goal_rules",
+            {
+                "match": Field(
+                    Symbol(GOAL_MATCHES),
+                    example="exact",
+                    doc="exact: each group of a goal is another colour (pattern); merged: groups "
+                    "may share one (K-4.2)",
+                ),
+            },
+        ),
+        "goal_rules",
+        required=True,
+        doc="when a design goal is met (K-4.2)",
     ),
     "button": Kind(
         "button",

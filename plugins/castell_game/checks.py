@@ -22,6 +22,132 @@ def check_castell(rules: RuleSet, diags: Diagnostics) -> None:
     _check_skills(rules, diags)
     if not diags.has_errors:
         _check_performances(rules, diags)
+    if not diags.has_errors:
+        lint_castell(rules, diags)
+
+
+# ---- designer lints: what compiles but can never come into play (warnings) ---------------------
+
+
+def lint_castell(rules: RuleSet, diags: Diagnostics) -> None:
+    """Warnings for parts of a valid rule set that no game can ever use: prizes and places
+    never awarded, calendar spaces whose festival is never held, festival tiles never drawn,
+    skills never trained, size tokens never given (docs/language.md lists the codes)."""
+    _lint_prizes(rules, diags)
+    _lint_calendar(rules, diags)
+    _lint_skills(rules, diags)
+
+
+def _player_counts(rules: RuleSet) -> range:
+    low, high = rules.game.players
+    return range(low, high + 1)
+
+
+def _lint_prizes(rules: RuleSet, diags: Diagnostics) -> None:
+    chart = rules.one("prize_chart")
+    counts = _player_counts(rules)
+    for players in counts:
+        row = chart.get(players)
+        if row is not None and len(row) > players:
+            never = ", ".join(row[players:])
+            diags.warning(
+                "W0261",
+                f"with {players} players the prize chart gives {len(row)} places, but at most "
+                f"{players} players compete: {never} is never awarded",
+                chart.spans.get(players, chart.span),
+                f"give at most {players} prizes for {players} players",
+                concerns=[("game", None, "players")],
+            )
+    awarded = {p for players in counts for p in chart.get(players, ())[:players]}
+    for name, prize in rules.named("prize").items():
+        if name not in awarded:
+            diags.warning(
+                "W0262",
+                f"prize {name} is never awarded: no row of the prize chart gives it",
+                prize.span,
+                "add it to the prize chart, or remove it",
+                concerns=[("prize_chart", None, None)],
+            )
+
+
+def _festival_rounds(rules: RuleSet, players: int) -> set[int]:
+    """The rounds in which the round's `festivals` step runs with this many players."""
+    game = rules.game
+    out = set()
+    for step in rules.one("round"):
+        if step.kind != "step" or step.name != "festivals":
+            continue
+        for number in range(1, game.rounds + 1):
+            env = {"round": number, "rounds": game.rounds, "players": players}
+            if step.when is None or step.when(env):
+                out.add(number)
+    return out
+
+
+def _lint_calendar(rules: RuleSet, diags: Diagnostics) -> None:
+    calendar = rules.one("calendar")
+    counts = _player_counts(rules)
+    backs_used: set[str] = set()
+    tokens_given = 0
+    for item in calendar.space:
+        space = item.value
+        used = [p for p in counts if _uses_space(rules, item, p)]
+        if used:
+            backs_used.add(space.back)
+            tokens_given += space.size_tokens
+        held = [p for p in used if space.round in _festival_rounds(rules, p)]
+        if used and not held:
+            diags.warning(
+                "W0263",
+                f"calendar space in round {space.round} is never scored: the round's "
+                f"`festivals` step does not run in round {space.round}",
+                space.spans.get("round", item.span),
+                "move the space to a round with festivals, or change the round's condition",
+                concerns=[("round", None, None)],
+            )
+    for name, festival in rules.named("festival").items():
+        if festival.back not in backs_used:
+            diags.warning(
+                "W0264",
+                f"festival {name} is never drawn: no calendar space has back {festival.back}",
+                festival.spans.get("back", festival.span),
+                f"add a calendar space with back {festival.back}, or remove the tile",
+                concerns=[("calendar", None, None)],
+            )
+    if tokens_given == 0 and sum(rules.one("size_tokens").values()):
+        diags.warning(
+            "W0266",
+            "no calendar space gives size tokens: the size tokens are never won, and a "
+            "category that counts them never scores",
+            calendar.span,
+            "give some spaces `size_tokens 1` or more",
+        )
+
+
+def _uses_space(rules: RuleSet, item, players: int) -> bool:
+    env = {"players": players, "round": 0, "rounds": rules.game.rounds}
+    return item.when is None or bool(item.when(env))
+
+
+def _lint_skills(rules: RuleSet, diags: Diagnostics) -> None:
+    tiles = set(rules.one("wheel").tiles)
+    needing: dict[str, list[str]] = {}
+    for name, tile in rules.named("performance").items():
+        for skill in tile.exhibition or ():
+            needing.setdefault(skill, []).append(name)
+    for name, skill in rules.named("skill").items():
+        if name in tiles or skill.max_rank == 0:
+            continue
+        also = needing.get(name)
+        and_tiles = f"; {', '.join(also)} can never be performed" if also else ""
+        diags.warning(
+            "W0265",
+            f"skill {name} can never be trained: no board skill tile on the wheel is {name}"
+            f"{and_tiles}",
+            skill.span,
+            "put a tile of it on the wheel (`wheel { tiles [...] }`), or remove it",
+            concerns=[("wheel", None, "tiles")],
+        )
 
 
 def cause_span(record, fields: tuple[str, ...]):

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, NoReturn, cast
 import click
 
 if TYPE_CHECKING:
+    from castell_dsl.contract import Record
+
     from .logic import CastellLogic
 
 EXIT_OK, EXIT_NO, EXIT_USAGE = 0, 1, 2
@@ -128,10 +130,40 @@ def tower() -> None:
     """Check towers and find the best one (C-5, C-6, C-9)."""
 
 
+def parse_tile(value: str, logic: CastellLogic) -> Record:
+    """A local performance tile of the rule set, by name (any case)."""
+    index = logic.tile_index.get(value.strip().lower())
+    if index is None:
+        from castell_dsl.language.diagnostics import did_you_mean
+
+        hint = did_you_mean(value.strip(), logic.tile_names)
+        raise BadInput(
+            f"there is no local performance tile '{value}'" + (f"; {hint}" if hint else "")
+        )
+    return logic.tiles[index]
+
+
+def exhibition(needs: list[str], n_levels: int) -> Record:
+    """An exhibition asked on the command line, as a tile record: these skills used at once in
+    a tower of `n_levels` levels (the points of an exhibition tile are its levels, C-8.4)."""
+    from castell_dsl.contract import Record, Span
+
+    fields = {"shape": None, "exhibition": tuple(needs), "points": n_levels}
+    return Record(
+        "performance", f"exhibition of {','.join(needs)}", fields, Span.point("<command line>")
+    )
+
+
 @tower.command("check")
 @click.argument("levels")
 @click.option("--rank", "ranks", multiple=True, metavar="SKILL=N", help="A skill rank (default 0).")
+@click.option("--tile", metavar="LP07", help="Does the tower complete this tile (C-8)?")
 @click.option("--needs", metavar="SKILL,SKILL", help="Skills an exhibition needs used at once.")
+@click.option(
+    "--levels", "n_levels", type=click.IntRange(min=1), metavar="N",
+    help="With --needs: the exhibition's levels (its points; exactly or at least, as the "
+    "rule set's exhibition_levels says).",
+)  # fmt: skip
 @click.option("--shape", metavar="4-3-2-1", help="Castellers per level a shape tile needs.")
 @click.option("--rules", "rules_name", default="castell", show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
@@ -140,12 +172,18 @@ def check_command(
     ctx: click.Context,
     levels: str,
     ranks: tuple[str, ...],
+    tile: str | None,
     needs: str | None,
+    n_levels: int | None,
     shape: str | None,
     rules_name: str,
     fmt: str,
 ) -> None:
-    """Is the tower LEVELS legal? LEVELS bottom first: 5,5,5/4,4/3."""
+    """Is the tower LEVELS legal? LEVELS bottom first: 5,5,5/4,4/3.
+
+    --tile asks whether it completes a local performance tile of the rules; --needs with
+    --levels an exhibition (the skills used at once, in that many levels), --shape a shape.
+    """
     from .notation import NotationError, parse_levels
 
     try:
@@ -154,10 +192,27 @@ def check_command(
         rank_map = parse_ranks(ranks, logic)
         need_list = parse_needs(needs, logic)
         shape_list = parse_shape(shape)
+        tiles = [parse_tile(tile, logic)] if tile is not None else []
+        if need_list is not None:
+            if n_levels is None:
+                raise BadInput(
+                    "an exhibition is completed by a tower of a number of levels (its points): "
+                    "give --levels N with --needs, or name the tile with --tile"
+                )
+            tiles.append(exhibition(need_list, n_levels))
+        elif n_levels is not None:
+            raise BadInput("--levels goes with --needs (an exhibition's skills)")
     except (BadInput, NotationError) as exc:
         _fail(ctx, str(exc))
         return
-    result = logic.check_tower_dict(parsed, rank_map, need_list, shape_list)
+    result = logic.check_tower_dict(parsed, rank_map, None, shape_list)
+    asked = [f"shape {shape}"] if shape else []
+    for record in tiles:  # what completing a tile means is the game's one rule (C-8)
+        shortfall = logic.tile_shortfall(parsed, rank_map, record)
+        result["meets"] = result.get("meets", True) and shortfall is None
+        if shortfall is not None:
+            result.setdefault("why", []).append(shortfall)
+        asked.append(record.name)
     ok = result["legal"] and result.get("meets", True)
     if fmt == "json":
         click.echo(json.dumps(result))
@@ -168,15 +223,9 @@ def check_command(
         else:
             click.echo(f"illegal: {result['reason']}")
         if "meets" in result:
-            asked = " and ".join(
-                part
-                for part in (
-                    f"shape {shape}" if shape else "",
-                    f"exhibition of {needs}" if needs else "",
-                )
-                if part
-            )
-            click.echo(f"{'meets' if result['meets'] else 'does not meet'} {asked}")
+            click.echo(f"{'meets' if result['meets'] else 'does not meet'} {' and '.join(asked)}")
+            for why in result.get("why", ()) if result["legal"] else ():
+                click.echo(why)
     ctx.exit(EXIT_OK if ok else EXIT_NO)
 
 

@@ -153,6 +153,13 @@ class CastellLogic(Tables, GameLogic):
     def check_tower_dict(self, levels, ranks, needs=None, shape=None) -> dict[str, Any]:
         return towers.check_tower_dict(levels, ranks, self.tower_rules, needs, shape)
 
+    def tile_shortfall(self, levels, ranks, tile) -> str | None:
+        """Why `levels` does not complete `tile` under these ranks (None: it does; C-8)."""
+        result = towers.check(levels, ranks, self.tower_rules)
+        if not result.legal:
+            return result.reason
+        return towers.tile_shortfall(levels, result, tile, self.exhibition_levels, self.titles)
+
     def best_tower_dict(self, team, ranks, sizes=(), min_levels=1, shape=None, needs=None):
         return solver.best_tower_dict(
             team, ranks, self.tower_rules, tuple(sizes), min_levels, shape, needs
@@ -169,7 +176,7 @@ class CastellLogic(Tables, GameLogic):
         return [
             "move Girona            recruit 3 7            train balance",
             "special recruit 4      special move Lleida    tower 6,6,6/5,5/4/3",
-            "special perform LP07 tower 5,5,5/4,4/3/2      end",
+            "special perform LP07 tower 8,8,8,8/7,7,7/6,6/5/4      end",
         ]
 
     def hints(self, game: PlayableGame, player: int) -> list[str]:

@@ -14,6 +14,12 @@ from .schema import ACTIONS, FACTS, KINDS, STEPS
 #: Castell's own diagnostic codes (the language's are in castell_dsl.language.diagnostics).
 CODES = {
     "E0260": "tile that no team could ever complete",
+    "W0261": "prize chart row with more places than players",
+    "W0262": "prize that is never awarded",
+    "W0263": "calendar space whose festival is never held",
+    "W0264": "festival tile that is never drawn",
+    "W0265": "skill that can never be trained",
+    "W0266": "size tokens that no festival ever gives",
 }
 
 

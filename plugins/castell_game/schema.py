@@ -7,6 +7,7 @@ and name of the game (regions, castellers, tiles, tables) is in `rules/castell/c
 from __future__ import annotations
 
 from castell_dsl.language.schema import (
+    Boolean,
     ByPlayers,
     Field,
     Graph,
@@ -259,6 +260,12 @@ ACTIONS = {
     "special": {
         "recruit_up_to": Field(Integer(min=1), example="1"),
         "move_to": Field(Symbol(MOVE_TARGETS), example="any"),
+        "places_pawn": Field(
+            Boolean(),
+            example="true",
+            doc="whether a special move may put a pawn that is not on the board yet on a "
+            "region (C-4.3, C-4.7 b); false: place the pawn with the move action first",
+        ),
     },
     "tower": {},
     "end": {},

@@ -49,7 +49,7 @@ class Perform(Handler):
         if len(parts) != 3 or parts[1].lower() != "tower":
             raise ActionSyntaxError(
                 "write `special perform TILE tower LEVELS`, e.g. "
-                "`special perform LP07 tower 5,5,5/4,4/3/2`"
+                "`special perform LP07 tower 8,8,8,8/7,7,7/6,6/5/4`"
             )
         tile = self.t.tile_index.get(parts[0].lower())
         if tile is None:
@@ -100,30 +100,9 @@ class Perform(Handler):
         if rejection is not None:
             return rejection
         record = t.tiles[tile]
-        if record.shape is not None:
-            if not towers.meets_shape(levels, record.shape):
-                shape = "-".join(map(str, record.shape))
-                return Rejection(
-                    "does-not-complete",
-                    f"{record.name} needs the shape {shape} (castellers per level, bottom first)",
-                )
-            return None
         result = towers.check(levels, t._ranks(g, player), t.tower_rules)
-        if t.exhibition_levels == "exactly":
-            completes = towers.meets_exhibition(result, record.exhibition, record.points)
-        else:
-            completes = result.height >= record.points and towers.meets_exhibition(
-                result, record.exhibition
-            )
-        if not completes:
-            skills = " and ".join(t.titles[s] for s in record.exhibition)
-            how_many = t.exhibition_levels.replace("_", " ")
-            return Rejection(
-                "does-not-complete",
-                f"{record.name} needs a tower of {how_many} {record.points} levels that uses "
-                f"{skills}",
-            )
-        return None
+        missing = towers.tile_shortfall(levels, result, record, t.exhibition_levels, t.titles)
+        return None if missing is None else Rejection("does-not-complete", missing)
 
     def apply(self, game: GameContext, player: int, action: Action, spec: Record) -> str | None:
         t = self.t
@@ -243,6 +222,8 @@ class Special(Handler):
         return index - len(targets)
 
     def _move_targets(self, pawn: int, spec: Record) -> Sequence[int]:
+        if pawn < 0 and not spec.places_pawn:
+            return ()  # C-4.3/C-4.7 b: the move action places the pawn first
         if spec.move_to == "any" or pawn < 0:
             return self._any_but[pawn]
         return self.t.adjacent[pawn]
@@ -257,6 +238,11 @@ class Special(Handler):
         if option == "recruit":
             return self.recruit.refusal(g, player, action.args[1], spec.recruit_up_to)
         if option == "move":
+            if g["pawns"][player] < 0 and not spec.places_pawn:
+                return Rejection(
+                    "no-pawn",
+                    "a special move moves a pawn on the board: place yours with `move` first",
+                )
             return self.move.refusal(g, player, action.args[1], spec.move_to == "adjacent")
         return self.perform.check(game, player, action, spec)
 

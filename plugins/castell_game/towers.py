@@ -51,7 +51,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from castell_dsl.contract import short_repr
+from castell_dsl.contract import Record, short_repr
 
 #: The five relaxations of C-6.2, named after the rule file's skills (Balance, Base, Mix,
 #: Strength, Width). Each value is the relaxation id that a rule file's ``relaxes`` field names,
@@ -641,6 +641,40 @@ def meets_exhibition(
         return False
     needs = tuple(needs)
     return any(all(acc.get(s, 0) >= 1 for s in needs) for acc in check_result.accountings)
+
+
+def tile_shortfall(
+    levels: Sequence[Sequence[int]],
+    check_result: TowerCheck,
+    tile: Record,
+    exhibition_levels: str,
+    titles: Mapping[str, str] | None = None,
+) -> str | None:
+    """Why a checked tower does not complete a local performance tile, or None if it does
+    (C-8.3, C-8.4): the one place that says what completing a tile means, for the special
+    action and `castell tower check --tile`.
+
+    A shape tile needs exactly its shape. An exhibition needs one legal accounting that uses
+    every listed skill, in a tower of exactly its points in levels, or at least that many when
+    the rule set's `exhibition_levels` is `at_least`.
+    """
+    if tile.shape is not None:
+        if meets_shape(levels, tile.shape):
+            return None
+        shape = "-".join(map(str, tile.shape))
+        return f"{tile.name} needs the shape {shape} (castellers per level, bottom first)"
+    if exhibition_levels == "exactly":
+        completes = meets_exhibition(check_result, tile.exhibition, tile.points)
+    else:
+        completes = check_result.height >= tile.points and meets_exhibition(
+            check_result, tile.exhibition
+        )
+    if completes:
+        return None
+    named = titles or {}
+    skills = " and ".join(named.get(s, s) for s in tile.exhibition)
+    how_many = exhibition_levels.replace("_", " ")
+    return f"{tile.name} needs a tower of {how_many} {tile.points} levels that uses {skills}"
 
 
 def tower_score(levels: Sequence[Sequence[int]], sizes: Iterable[int], rules: TowerRules) -> int:

@@ -48,9 +48,7 @@ class Work:
 
     kind: str  # "choose" or "hints"
     match: str
-    rules: str
-    variants: tuple[str, ...]
-    rules_hash: str
+    rules: dict[str, Any]  # the match's rules identity (`saves.rules_identity`), by names
     players: int
     seed: int
     log: tuple[str, ...]
@@ -72,13 +70,12 @@ class BotFailed(Exception):
 def _position(games: OrderedDict[str, Any], work: Work) -> Any:
     """The game of `work` at the end of its log, from the cache when the log extends it."""
     from castell_dsl.runtime.games import start_game
-    from castell_dsl.runtime.installed import load_installed
+
+    from .lobby import stored_rules
 
     game = games.pop(work.match, None)
     if game is None or tuple(game.log) != work.log[: len(game.log)]:
-        rules = load_installed(work.rules, work.variants)
-        if rules.hash != work.rules_hash:
-            raise BotFailed(f"the installed rules of {work.rules} changed since the match began")
+        rules = stored_rules(work.rules)
         game = start_game(rules, work.players, work.seed, record_events=False)
     for text in work.log[len(game.log) :]:
         game.apply(text)
@@ -115,7 +112,7 @@ def worker_main() -> None:
     for line in sys.stdin:
         try:
             fields = json.loads(line)
-            fields["variants"], fields["log"] = tuple(fields["variants"]), tuple(fields["log"])
+            fields["log"] = tuple(fields["log"])
             reply: dict[str, Any] = {"ok": _think(games, Work(**fields))}
         except Exception as exc:  # told to the server, which logs it; the worker goes on
             reply = {"error": f"{type(exc).__name__}: {exc}"[:500]}

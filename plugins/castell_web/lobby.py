@@ -21,7 +21,13 @@ from castell_dsl.runtime.installed import (
     installed_variants,
     load_installed,
 )
-from castell_dsl.runtime.saves import rules_identity, save_record
+from castell_dsl.runtime.saves import (
+    SAVE_FORMAT,
+    SaveError,
+    rules_from_identity,
+    rules_identity,
+    save_record,
+)
 from castell_dsl.runtime.session import HUMAN, Session
 
 from .bots import BotPool
@@ -56,6 +62,16 @@ def catalogue() -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def stored_rules(identity: dict[str, Any]) -> Any:
+    """The installed rules a stored match (or a worker's `Work`) names by its rules identity,
+    by installed names only; Refused when they are not installed or changed since."""
+    fmt = SAVE_FORMAT if "content_hash" in identity else "castell-save/2"
+    try:
+        return rules_from_identity(identity, fmt, installed_only=True)
+    except SaveError as exc:
+        raise Refused(str(exc)) from None
 
 
 def load_named_rules(rules_name: Any, variants: Any) -> Any:
@@ -173,11 +189,7 @@ class Lobby:
         return problems
 
     def _rebuild(self, record: StoredMatch) -> Match:
-        info = record.rules
-        variants = [v["name"] if isinstance(v, dict) else v for v in info.get("variants") or []]
-        rules = load_installed(str(info.get("name")), variants)
-        if rules.hash != info["hash"]:
-            raise Refused("its rules have changed since it started")
+        rules = stored_rules(record.rules)
         session = Session(rules, record.players, record.seed, record.seats, log=record.actions)
         return Match(self.store, record, session, rules.game.mechanics, self.bots)
 

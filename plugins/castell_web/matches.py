@@ -403,13 +403,10 @@ class Match:
 
     def _work(self, kind: str, seat: int, spec: str = "") -> Work:
         """What a worker needs to think about this table for `seat` (under the lock)."""
-        rules = self.record.rules
         return Work(
             kind=kind,
             match=self.id,
-            rules=str(rules["name"]),
-            variants=tuple(v["name"] if isinstance(v, dict) else v for v in rules["variants"]),
-            rules_hash=str(rules["hash"]),
+            rules=self.record.rules,
             players=self.record.players,
             seed=self.record.seed,
             log=tuple(self.game.log),

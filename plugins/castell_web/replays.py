@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from castell_dsl.runtime.games import start_game
-from castell_dsl.runtime.saves import OLD_FORMATS, SaveError, check_record, replay
+from castell_dsl.runtime.saves import SAVE_FORMAT, SaveError, check_record, replay
 
 from .lobby import load_named_rules
 from .matches import Refused
@@ -22,9 +22,10 @@ from .matches import Refused
 MAX_ACTIONS = 5000
 
 
-def by_names(record: Any) -> dict[str, Any]:
+def by_names(record: Any) -> tuple[dict[str, Any], str, list[str]]:
     """The save with its rules identity reduced to names (rule set, variants) and hash: what
-    the server may use of it. Refused when it is not a save or names no installed rules."""
+    the server may use of it; with that rule set's and those variants' names. Refused when it
+    is not a save or names its rules by files rather than installed names."""
     try:
         record = check_record(record, "the save")
     except SaveError as exc:
@@ -32,34 +33,42 @@ def by_names(record: Any) -> dict[str, Any]:
     if len(record["actions"]) > MAX_ACTIONS:
         raise Refused(f"'actions' must be a list of at most {MAX_ACTIONS} action texts")
     info = record["rules"]
-    file = info.get("file") if record["format"] not in OLD_FORMATS else None
-    name = (file or {}).get("bundled") or info["name"]
-    variants = [v if isinstance(v, str) else v["name"] for v in info.get("variants") or []]
-    return {
-        **record,
-        "format": "castell-save/2",
-        "rules": {
+    refused = Refused(
+        "this save was played with rule files, not installed rule sets: replay it with "
+        "`castell replay` where those files are"
+    )
+    if record["format"] == SAVE_FORMAT:
+        given = info["given"]
+        if "name" not in given or any("name" not in v for v in info.get("variants") or []):
+            raise refused
+        name, variants = given["name"], [v["name"] for v in info.get("variants") or []]
+        clean = {
+            "name": info["name"],
+            "content_hash": info["content_hash"],
+            "given": {"name": name},
+            "variants": [{"name": v} for v in variants],
+            "files": [],
+        }
+    else:
+        file = info.get("file") if record["format"] != "castell-save/1" else None
+        name = (file or {}).get("bundled") or info["name"]
+        variants = [v if isinstance(v, str) else v["name"] for v in info.get("variants") or []]
+        clean = {
             "name": name,
             "hash": info["hash"],
             "file": None,
             "variants": [{"name": v} for v in variants],
             "files": [],
-        },
-    }
+        }
+    fmt = record["format"] if record["format"] == SAVE_FORMAT else "castell-save/2"
+    return {**record, "format": fmt, "rules": clean}, name, variants
 
 
 def steps_of(record: Any) -> dict[str, Any]:
-    clean = by_names(record)
-    rules = clean["rules"]
-    variants = [v["name"] for v in rules["variants"]]
-    installed = load_named_rules(rules["name"], variants)
-    if installed.hash != rules["hash"]:
-        raise Refused(
-            f"this save was played with other rules than the installed {rules['name']} "
-            f"(saved {rules['hash'][:19]}…, installed {installed.hash[:19]}…)"
-        )
+    clean, name, variants = by_names(record)
+    load_named_rules(name, variants)  # installed names only: refused before anything is read
     try:
-        game = replay(clean, verify=True)
+        game = replay(clean, verify=True, installed_only=True)
     except SaveError as exc:
         raise Refused(str(exc)) from None
     fresh = start_game(game.rules, game.players, game.seed, record_events=False)
@@ -72,7 +81,7 @@ def steps_of(record: Any) -> dict[str, Any]:
         steps.append({"action": text, "player": player, "round": fresh.round, "view": fresh.view()})
     return {
         "game": game.rules.game.title,
-        "rules": rules["name"],
+        "rules": name,
         "mechanics": game.rules.game.mechanics,
         "seats": record.get("seats"),
         "steps": steps,

@@ -148,12 +148,9 @@ def _row_match(row: tuple[Any, ...], actions: list[Any]) -> StoredMatch:
     if not (
         isinstance(rules, dict)
         and isinstance(rules.get("name"), str)
-        and isinstance(rules.get("hash"), str)
+        and isinstance(rules.get("content_hash", rules.get("hash")), str)
         and isinstance(rules.get("variants", []), list)
-        and all(
-            isinstance(v, str) or (isinstance(v, dict) and isinstance(v.get("name"), str))
-            for v in rules.get("variants", [])
-        )
+        and all(isinstance(v, (str, dict)) for v in rules.get("variants", []))
     ):
         raise DamagedRow("'rules' is not a rules identity (name, hash, variants)")
     if not _integer(players) or not 1 <= players <= MAX_PLAYERS:

@@ -102,3 +102,79 @@ def test_a_diagnostic_already_in_the_variant_keeps_its_hint(workdir):
     [diag] = [d for d in load_report("short.castell").diagnostics if d.code == "E0250"]
     assert diag.span.path == "short.castell" and not diag.notes
     assert (diag.hint or "").startswith("one patch is placed per round")
+
+
+# ---- a file's verdict and locations are its own ------------------------------------------------
+
+#: Changes that break something inherited, each as one variant file's text (after `extends`).
+BREAKING = [
+    "override tower {\n  sizes 1..8\n  width_limit 3\n  mix_spread 1\n  width_step 1\n}",
+    "override game { players 2..5 }",
+    "override setup {\n  castellers_per_region { 2: 3, 3: 4, 4: 5 }\n  team 40\n"
+    "  special_tokens 7\n  performances_per_region 2\n"
+    "  refill_order [Barcelona, Girona, Lleida, Tarragona, Terrassa, Valls, Vilafranca]\n}",
+    "override bag { 1..10: 2 }",
+    "override size_tokens { 1..10: 1 }",
+    "remove region Girona",
+    "remove prize medal",
+    "remove festival girona_2",
+    "override wheel {\n  tiles [balance, base, mix, strength, width, special, special]\n"
+    "  sectors [Barcelona, Girona, Lleida, Tarragona, Terrassa, Valls, Vilafranca]\n"
+    "  shared_sectors []\n  placement random\n  turn_step 1\n  start_position 0\n"
+    "  grants { special: special }\n}",
+    'override skill mix { title "Mix"  max_rank 0  relaxes mixed_sizes }',
+    "override performance_rules { exhibition_levels at_least }\nremove skill width",
+]
+
+
+def test_every_problem_a_change_causes_is_reported_in_the_changed_file(tmp_path, monkeypatch):
+    """Whatever a variant breaks in the (valid) base it extends, each diagnostic points into
+    the variant: the base alone has none, so every one is the variant's doing. (Before, a
+    check that named no concern left its error at the base's line, listed under the variant.)"""
+    monkeypatch.chdir(tmp_path)
+    assert load_report("castell").diagnostics == []
+    for number, patch in enumerate(BREAKING):
+        path = tmp_path / f"v{number}.castell"
+        path.write_text(f'extends "castell"\n\n{patch}\n', encoding="utf-8")
+        report = load_report(path)
+        assert report.diagnostics, patch
+        for diag in report.diagnostics:
+            assert diag.span.path == path.name, (patch, diag.span, diag.message)
+            assert diag.span.line >= 3
+
+
+def test_a_problem_named_by_no_check_goes_to_the_change_its_message_names(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "sizes.castell"
+    path.write_text('extends "castell"\n\n' + BREAKING[0] + "\n", encoding="utf-8")
+    report = load_report(path)
+    assert {(d.code, d.span.line) for d in report.diagnostics} == {("E0211", 4)}  # `sizes 1..8`
+    assert all(
+        d.notes and d.notes[0][0].path.endswith("castell.castell") for d in report.diagnostics
+    )
+
+
+def test_a_files_verdict_does_not_depend_on_the_files_validated_with_it(tmp_path, monkeypatch, run):
+    """Two variants of a broken base of the user's: each lists the base's problem and fails,
+    alone or together, in any order, with the same diagnostics (the path of each says where)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "base.castell").write_text(
+        'extends "castell"\n\ntable unused { 1: 1 }\noverride game { rounds 0 }\n'
+    )
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.castell").write_text(
+            'extends "./base.castell"\n\noverride prize trophy { points 6 }\n'
+        )
+
+    def files(*names):
+        out = run("validate", *names, "--format", "json")
+        assert out.exit_code == 1
+        return {f["path"]: f for f in json.loads(out.output)["files"]}
+
+    alone = {name: files(name)[name] for name in ("a.castell", "b.castell")}
+    together = files("a.castell", "b.castell")
+    backwards = files("b.castell", "a.castell")
+    for name in ("a.castell", "b.castell"):
+        assert alone[name] == together[name] == backwards[name]
+        assert not alone[name]["ok"]
+        assert {d["path"] for d in alone[name]["diagnostics"]} == {"base.castell"}

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 
-from castell_dsl.cli.rules import diff_entries, render_entry
+from castell_dsl.language.diff import diff_entries, render_entry
 from castell_dsl.runtime.loading import load_report
 
 
@@ -34,10 +35,17 @@ def test_validate_with_a_variant_path(workdir, run):
     assert result.exit_code == 1 and "only-rounds.castell:3" in result.output
 
 
+def _changes(output: str) -> list[str]:
+    """The diff's lines without their `FILE:LINE: ` prefix (every line must have one)."""
+    located = [re.match(r"^(\S+\.castell):(\d+): (.*)$", line) for line in output.splitlines()]
+    assert all(located), output
+    return [m.group(3) for m in located if m]
+
+
 def test_rules_show_a_file_that_extends_diffs_against_its_base(workdir, run):
     result = run("rules", "show", "./eight-rounds.castell", "--diff")
     assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
+    lines = _changes(result.output)
     assert "~ game.rounds: 10 → 8" in lines
     assert "~ calendar.space[8].value.round: 9 → 8" in lines
     assert "- calendar.space[10]: {value: {round: 10, back: II, size_tokens: 2}, when: -}" in lines
@@ -59,7 +67,8 @@ def test_named_definitions_are_added_and_removed_by_name(workdir, run):
     )
     result = run("rules", "show", "tiles.castell", "--diff")
     assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
+    assert "tiles.castell:2: - performance LP15" in result.output.splitlines()
+    lines = _changes(result.output)
     assert "- performance LP15" in lines
     assert any(line.startswith("+ performance LP33: {shape: [2, 1]") for line in lines)
     assert "~ prize_chart.2: [trophy] → [trophy, medal]" in lines

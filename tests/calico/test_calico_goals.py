@@ -106,3 +106,96 @@ def test_k_4_2_the_order_of_the_six_neighbours_does_not_matter(table):
     colours = kinds_for(counts, COLOURS)
     _facts, points = score_goal(table, "aaaa_bb", list(reversed(colours)), ["dots"] * 6)
     assert points == one
+
+
+# ---- the reading is data: `goal_rules { match exact | merged }` --------------------------------
+
+
+@pytest.fixture
+def merged_game(tmp_path, monkeypatch):
+    """A beginner game whose rules read goals `merged` (a variant file of the designer's)."""
+    from castell_dsl import load_rules, new_game
+
+    (tmp_path / "merged.castell").write_text(
+        'extends "calico"\noverride goal_rules { match merged }\n', encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    return lambda: new_game(load_rules("calico", ("beginner", "./merged.castell")), 1, 0)
+
+
+def score_with(table, make, goal: str, colours: list[str]) -> list[str]:
+    game = make()
+    table.clear(game)
+    logic = game.logic
+    table.g(game)["goals"][0] = [logic.goal_index[goal], logic.goal_index["aa_bb_cc"],
+                                 logic.goal_index["aaa_bbb"]]  # fmt: skip
+    # Patterns five and one meet none of these goals either way (All different aside, which
+    # `merged` meets with any six patches).
+    patterns = kinds_for([5, 1], PATTERNS)
+    for (col, row), colour, pattern in zip(AROUND_3_2, colours, patterns, strict=True):
+        table.set_cell(game, 0, f"{colour}/{pattern}", col, row)
+    facts = logic.facts(game, 0)
+    return facts["goals_one_way"] + facts["goals_both_ways"]
+
+
+@pytest.mark.parametrize(
+    ("goal", "colours", "met"),
+    [
+        ("aaa_bbb", ["green"] * 6, True),  # two groups of three, both green
+        ("aa_bb_cc", ["green"] * 6, True),
+        ("aaaa_bb", ["green"] * 6, True),
+        ("all_different", ["green"] * 6, True),  # six groups of one: any quilt
+        ("aa_bb_cc", kinds_for([4, 2], COLOURS), True),  # 2 + 2 and 2
+        ("aaaa_bb", kinds_for([5, 1], COLOURS), False),  # 4 + 2 cannot make 5 and 1
+        ("aaa_bbb", kinds_for([4, 2], COLOURS), False),
+    ],
+)
+def test_k_4_2_goals_read_merged(table, merged_game, goal, colours, met):
+    """K-4.2 `goal_rules { match merged }`: a goal's groups may share a colour (pattern). The
+    same quilts read `exact` (the default) meet none of these."""
+    assert (score_with(table, merged_game, goal, colours) == [goal]) is met
+    assert score_with(table, table.game, goal, colours) == []
+
+
+def _profiles(total: int, largest: int | None = None) -> list[tuple[int, ...]]:
+    """Every way to split `total` patches into kinds, largest first."""
+    if total == 0:
+        return [()]
+    top = largest or total
+    return [
+        (first, *rest)
+        for first in range(min(top, total), 0, -1)
+        for rest in _profiles(total - first, first)
+    ]
+
+
+def _completions(have: tuple[int, ...]) -> set[tuple[int, ...]]:
+    """Every profile six neighbours can end with, given the kinds placed so far."""
+    out = set()
+    missing = 6 - sum(have)
+
+    def grow(counts: list[int], left: int) -> None:
+        if left == 0:
+            out.add(tuple(sorted((c for c in counts if c), reverse=True)))
+            return
+        for i in range(len(counts) + 1):  # onto a kind there, or a new one
+            grown = [*counts, 0] if i == len(counts) else list(counts)
+            grown[i] += 1
+            grow(grown, left - 1)
+
+    grow(list(have), missing)
+    return out
+
+
+@pytest.mark.parametrize("match", ["exact", "merged"])
+def test_k_4_2_hints_know_exactly_when_a_goal_can_still_be_met(match):
+    """The hints' `still_possible` against brute force: for every goal and every set of
+    neighbours placed so far, possible exactly when some way of filling the rest meets it."""
+    from calico_game import goals
+
+    wanted = {tuple(sorted(counts, reverse=True)) for counts, _, _ in GOALS.values()}
+    for want in wanted:
+        for placed in range(7):
+            for have in _profiles(placed):
+                truth = any(goals.meets(p, want, match) for p in _completions(have))
+                assert goals.still_possible(have, want, match) is truth, (have, want)

@@ -581,8 +581,8 @@ def test_actions_have_one_canonical_text_form():
     assert game.parse("MOVE girona").text == "move Girona"
     assert game.parse("recruit 7 3").text == "recruit 3 7"
     assert game.parse("tower 5,6,6/4").text == "tower 6,6,5/4"
-    assert game.parse("special perform lp07 tower 5,5,5/4,4/3/2").text == (
-        "special perform LP07 tower 5,5,5/4,4/3/2"
+    assert game.parse("special perform lp07 tower 4,8,8,8/7,7,7/6,6/5/4").text == (
+        "special perform LP07 tower 8,8,8,4/7,7,7/6,6/5/4"
     )
 
 

@@ -1,6 +1,6 @@
 """Castell's [default] readings are data in `rules/castell/castell.castell`: each test shows the
 standard reading and an alternative value of the same field changing the outcome, on
-hand-built states (C-3.2, C-8.4, C-9.4, C-9.5, C-10.3).
+hand-built states (C-3.2, C-4.3, C-4.7, C-8.4, C-9.4, C-9.5, C-10.3).
 
 The empty patch is the standard game, so the same position is played both ways.
 """
@@ -158,3 +158,27 @@ def test_c3_2_wheel_start_position(castell_patched, start):
     assert list(logic.wheel_view(state).values()) == tiles
     logic.steps["turn_wheel"](game)
     assert state["wheel_turns"] == start + 1
+
+
+@pytest.mark.parametrize("places", [True, False])
+def test_c4_7_a_special_move_before_the_pawn_is_placed(castell_patched, places):
+    """C-4.3, C-4.7 b `places_pawn`: by default a special move may put a pawn that is not on
+    the board yet on any region (and the token goes there, C-4.8); with `false` only the move
+    action places it, and the special move is neither offered nor accepted until then."""
+    special = "action special { limit 1  recruit_up_to 1  move_to any  places_pawn false }"
+    game = castell_patched("" if places else (
+        "override turn main {\n  " + special + "\n}"
+    ))  # fmt: skip
+    player = game.current_player
+    assert g(game)["pawns"][player] < 0
+    moves = [a.text for a in game.legal_actions() if a.text.startswith("special move")]
+    if places:
+        assert len(moves) == len(game.logic.regions)
+        game.apply("special move Lleida")
+        assert g(game)["pawns"][player] == region(game, "Lleida")
+        assert g(game)["lp_tokens"][region(game, "Lleida")] == 1
+    else:
+        assert moves == []
+        assert game.explain("special move Lleida").code == "no-pawn"
+        game.apply("move Lleida")
+        assert "special move Girona" in [a.text for a in game.legal_actions()]

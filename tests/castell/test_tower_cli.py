@@ -51,8 +51,8 @@ def test_check_illegal_tower_says_why_and_exits_1():
 
 def test_check_with_needs_and_shape_adds_meets():
     """C-8.3 shape and C-8.4 exhibition: a 4-wide bottom under Width uses Width."""
-    result = run("check", "6,6,6,6/5,5/4", "--rank", "width=1", "--needs", "width", "--format",
-                 "json")  # fmt: skip
+    result = run("check", "6,6,6,6/5,5/4", "--rank", "width=1", "--needs", "width",
+                 "--levels", "3", "--format", "json")  # fmt: skip
     assert json.loads(result.stdout)["meets"] is True
     shaped = run("check", "5,5,5/4,4/3", "--shape", "3-2-2", "--format", "json")
     assert json.loads(shaped.output)["meets"] is False
@@ -115,3 +115,34 @@ def test_library_api_matches_the_cli():
     team = [1, 2, 2, 5, 6, 6, 6, 5, 5, 4, 3]
     best = castell_game.api.best_tower(team, {"balance": 1}, sizes=(6,), min_levels=4)
     assert best["score"] == 7 and best["levels"][0] == [6, 6, 6]
+
+
+def test_an_exhibition_counts_its_levels():
+    """C-8.4: an exhibition is a tower of exactly its points in levels using its skills: the
+    same Width tower meets a 3-level exhibition of width, not a 4-level one, and --needs
+    without the level count is refused rather than half-checked."""
+    tower = ("check", "6,6,6,6/5,5/4", "--rank", "width=1", "--needs", "width")
+    assert json.loads(run(*tower, "--levels", "3", "--format", "json").stdout)["meets"] is True
+    four = run(*tower, "--levels", "4", "--format", "json")
+    assert json.loads(four.stdout)["meets"] is False and four.exit_code == 1
+    alone = run(*tower)
+    assert alone.exit_code == 2 and "give --levels N with --needs" in alone.output
+
+
+def test_check_a_tile_by_name():
+    """C-8.3: LP07's shape 4-3-2-1-1 (Base for the 4-wide bottom, Balance for the two 1s)."""
+    ranks = ("--rank", "base=1", "--rank", "balance=1")
+    ok = run("check", "8,8,8,8/7,7,7/6,6/5/4", "--tile", "lp07", *ranks)
+    assert ok.exit_code == 0 and ok.output.splitlines()[-1] == "meets LP07"
+    short = run("check", "8,8,8/7,7/6/5", "--tile", "LP07", *ranks)
+    assert short.exit_code == 1
+    assert short.output.splitlines()[-2:] == [
+        "does not meet LP07",
+        "LP07 needs the shape 4-3-2-1-1 (castellers per level, bottom first)",
+    ]
+    exhibition = run("check", "8,7/6/5/4", "--tile", "LP22", "--rank", "mix=1", "--rank",
+                     "balance=2", "--format", "json")  # fmt: skip
+    assert json.loads(exhibition.stdout)["why"] == [
+        "LP22 needs a tower of exactly 5 levels that uses Balance and Mix"
+    ]
+    assert run("check", "5/4", "--tile", "LP99").exit_code == 2

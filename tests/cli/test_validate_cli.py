@@ -56,6 +56,7 @@ def test_json_contract(in_tmp):
                             "'rounds' in game castell must be a whole number from 1 to 10000,"
                             " found 0"
                         ),
+                        "path": "x.castell",
                         "line": 2,
                         "column": 24,
                         "end_line": 2,

@@ -300,3 +300,77 @@ def test_readme_links_the_pages():
     assert "### How to play" in readme
     for path in PAGES.values():
         assert f"]({path.relative_to(REPO).as_posix()}" in readme
+
+
+#: `[default] C-4.3, C-4.7 b:` in a rule file's comment, or `K-2.2 [default]`: the rule IDs whose
+#: reading is the project's choice.
+_IDS = r"((?:[CK]-\d+(?:\.\d+[a-z]?)?(?:\s+[a-z]\b)?(?:,\s*)?)+)"
+DEFAULT_AFTER = re.compile(r"\[default\]\s+" + _IDS)
+DEFAULT_BEFORE = re.compile(_IDS + r"\s*\[(?:public errata, )?default\]")
+
+
+def defaulted_readings() -> list[tuple[str, str]]:
+    """(rule ID, `file:line`) of every rule a rule file's comment marks as read by default."""
+    out = []
+    for path in sorted((REPO / "rules").glob("**/*.castell")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for pattern in (DEFAULT_AFTER, DEFAULT_BEFORE):
+                for match in pattern.finditer(line):
+                    for rule_id in RULE_ID.findall(match.group(1)):
+                        out.append((rule_id, f"{path.relative_to(REPO)}:{number}"))
+    return out
+
+
+@pytest.mark.parametrize(("rule_id", "where"), defaulted_readings())
+def test_every_default_reading_is_explained_on_the_players_page(rule_id, where):
+    """A [default] reading in a rule file (C-4.6's granted special action, C-4.7's special move
+    before the pawn is placed, …) is told to players where the rule is: the rule's bullet or
+    paragraph on the page says it is the project's default."""
+    blocks = re.split(r"\n(?=- |\n|\|)", page_text(rule_id[0]))
+    assert any(f"**{rule_id}**" in block and "default" in block.lower() for block in blocks), (
+        f"{where} reads {rule_id} by default; say so on the players' page"
+    )
+
+
+def test_the_default_readings_are_found():
+    found = {rule_id for rule_id, _ in defaulted_readings()}
+    assert {"C-4.6", "C-4.3", "C-4.7", "C-8.4", "K-8.3", "K-2.2"} <= found
+
+
+PERFORM = re.compile(r"special perform (LP\d+) tower ([\d,/]+\d)")
+
+
+def documented_performances() -> list[tuple[str, str, str]]:
+    """(tile, tower, where) of every `special perform` example a player or programmer reads:
+    the README, the docs, the players' pages and the game's own help and error texts."""
+    files = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
+    files += sorted((REPO / "plugins" / "castell_game").rglob("*.md"))
+    files += sorted((REPO / "plugins" / "castell_game").glob("*.py"))
+    out = []
+    for path in files:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for tile, tower in PERFORM.findall(line):
+                out.append((tile, tower, f"{path.relative_to(REPO)}:{number}"))
+    return out
+
+
+@pytest.mark.parametrize(("tile", "tower", "where"), documented_performances())
+def test_every_documented_performance_completes_its_tile(tile, tower, where):
+    """C-8.3, C-8.4: an example of performing a tile shows a tower that completes it (with
+    every skill at its highest rank), so a player who copies it is not refused."""
+    from castell_game.notation import parse_levels
+
+    game = new_game("castell", players=2)
+    logic = game.logic
+    ranks = {name: logic.max_rank[i] for i, name in enumerate(logic.skills)}
+    record = logic.tiles[logic.tile_index[tile.lower()]]
+    assert logic.tile_shortfall(parse_levels(tower), ranks, record) is None, where
+
+
+def test_the_performance_examples_are_found():
+    places = {where.split(":")[0] for _, _, where in documented_performances()}
+    assert {
+        "README.md",
+        "plugins/castell_game/logic.py",
+        "plugins/castell_game/special.py",
+    } <= places

@@ -56,7 +56,7 @@ override turn main {
   action move    { limit 1 }
   action recruit { limit 1  up_to 2 }
   action train   { limit 1 }
-  action special { limit 1  recruit_up_to 1  move_to any  required true }
+  action special { limit 1  recruit_up_to 1  move_to any  places_pawn true  required true }
   action tower   { required true }
   action end     { ends_turn true }
 }

@@ -178,3 +178,45 @@ async def test_formatting_uses_castell_fmt(client, tmp_path):
     assert edits is not None
     (edit,) = edits
     assert edit.new_text == 'extends "castell"\noverride game { rounds 8 }\n'
+
+
+GENEROUS = (
+    'extends "castell"\n\noverride prize trophy { points 7 }\n'
+    "override game { first_player first_seat }\n"
+)
+
+
+async def test_hover_on_an_overridden_definition_shows_its_effective_value_and_both_lines(
+    client, tmp_path
+):
+    """Hovering `trophy` in a variant that overrides it: the value the rules use (7 points),
+    the base line that defines it and the variant's line that overrides it."""
+    path = tmp_path / "v.castell"
+    uri = await open_document(client, path, GENEROUS)
+    result = await client.text_document_hover_async(
+        lsp.HoverParams(lsp.TextDocumentIdentifier(uri), position_of(GENEROUS, "trophy"))
+    )
+    assert result is not None and isinstance(result.contents, lsp.MarkupContent)
+    text = result.contents.value
+    assert "**prize trophy** (as overridden)" in text
+    assert "points: 7" in text and "points: 5" not in text
+    base_line = next(
+        n for n, line in enumerate(BASE.read_text(encoding="utf-8").splitlines(), 1)
+        if line.startswith("prize trophy")
+    )  # fmt: skip
+    assert "defined at `" in text and f"castell.castell:{base_line}`" in text
+    assert f"overridden at `{path}:3`: `override prize trophy {{ points 7 }}`" in text
+
+
+async def test_hover_on_an_override_of_a_singleton_shows_what_it_leaves(client, tmp_path):
+    path = tmp_path / "v.castell"
+    text = GENEROUS.replace("{ first_player first_seat }", "{\n  first_player first_seat\n}")
+    uri = await open_document(client, path, text)
+    result = await client.text_document_hover_async(
+        lsp.HoverParams(lsp.TextDocumentIdentifier(uri), position_of(text, "game {"))
+    )
+    assert result is not None and isinstance(result.contents, lsp.MarkupContent)
+    value = result.contents.value
+    assert value.startswith("**game castell** (as overridden)")
+    assert '"first_player": "first_seat"' in value and '"title": "Castell"' in value
+    assert f"overridden at `{path}:4`" in value

@@ -135,36 +135,64 @@ def test_a_created_match_names_only_installed_things(
     assert watched_reads == []
 
 
+def _hostile_v3(record: dict[str, Any], edit: str, target: Path) -> dict[str, Any]:
+    hostile = json.loads(json.dumps(record))
+    rules = hostile["rules"]
+    file = {"on": "working directory", "path": target.name, "sha256": "sha256:0"}
+    if edit == "given":
+        rules["given"] = {"file": file}
+    elif edit == "variant":
+        rules["variants"] = [{"file": file}]
+    elif edit == "name":
+        rules["given"] = {"name": target.stem}
+    else:  # files a refusal used to hash and report ("X is not found" / "X changed")
+        rules["content_hash"] = "sha256:" + "0" * 64
+        rules["files"] = [file, {**file, "on": "elsewhere"}]
+    return hostile
+
+
+def _hostile_v2(record: dict[str, Any], edit: str, target: Path) -> dict[str, Any]:
+    hostile = {**json.loads(json.dumps(record)), "format": "castell-save/2"}
+    rules: dict[str, Any] = {"name": "castell", "hash": "sha256:" + "0" * 64, "files": []}
+    rules["file"] = {"path": str(target), "sha256": None, "bundled": None}
+    rules["variants"] = [{"name": "short-season"}]
+    if edit == "given":
+        rules["name"] = str(target)
+    elif edit == "variant":
+        rules["variants"] = [{"name": str(target), "path": str(target), "sha256": "sha256:0"}]
+    elif edit == "name":
+        rules["file"]["bundled"] = target.stem
+    else:
+        rules["files"] = [{"path": str(target), "sha256": "sha256:0"}]
+        rules["variants"] = [{"name": "short-season", "path": str(target), "sha256": "x"}]
+    hostile["rules"] = rules
+    return hostile
+
+
+@pytest.mark.parametrize("hostile_save", [_hostile_v3, _hostile_v2])
 def test_an_uploaded_save_names_only_installed_things(
-    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, watched_reads
+    client: TestClient,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    watched_reads: list[str],
+    hostile_save: Any,
 ) -> None:
+    """Whatever files a save names (absolute paths, files beside the server), the answer is
+    the same whether they exist or not, quotes none of them, and none is opened."""
     session = Session(load_rules("castell", ("short-season",)), 2, 4, ["random", "random"])
     session.play_bots()
     record = json.loads(json.dumps(save_record(session.game, session.seats)))
     assert post(client, "/api/replay", record).status_code == 200  # the real one replays
     monkeypatch.chdir(tmp_path / "planted")
     present = _plant(tmp_path, "present.castell")
-    answers = []
-    for target in (str(present), str(present.with_name("absent.castell"))):
-        for edit in ("file", "variant", "files"):
-            hostile = json.loads(json.dumps(record))
-            rules = hostile["rules"]
-            if edit == "file":
-                rules["file"] = {"path": target, "sha256": None, "bundled": None}
-                rules["name"] = target
-            elif edit == "variant":
-                rules["variants"] = [{"name": target, "path": target, "sha256": "sha256:0"}]
-            else:  # paths a refusal used to hash and report ("X is gone" / "X changed")
-                rules["hash"] = "sha256:" + "0" * 64
-                rules["files"] = [{"path": target, "sha256": "sha256:0"}]
-                rules["variants"] = [{"name": "short-season", "path": target, "sha256": "x"}]
-            response = post(client, "/api/replay", hostile)
-            assert response.status_code == 400
-            answers.append((edit, response.json()["error"]))
     by_edit: dict[str, set[str]] = {}
-    for edit, answer in answers:
-        by_edit.setdefault(edit, set()).add(answer)
-        assert "SECRETWORD" not in answer and "planted" not in answer, answer
+    for target in (present, present.with_name("absent.castell")):
+        for edit in ("given", "variant", "name", "files"):
+            response = post(client, "/api/replay", hostile_save(record, edit, target))
+            assert response.status_code == 400, (edit, response.text)
+            answer = response.json()["error"]
+            assert "SECRETWORD" not in answer and "planted" not in answer, answer
+            by_edit.setdefault(edit, set()).add(answer.replace("absent", "present"))
     assert all(len(found) == 1 for found in by_edit.values()), by_edit
     assert watched_reads == []
 
