@@ -504,7 +504,9 @@ def _words(typ: str) -> str:
 
 def expression_source(source_text: str, span: Span) -> str:
     """The text of an expression as written (single line, for JSON and messages)."""
-    lines = source_text.splitlines()
+    from .source import split_lines
+
+    lines = split_lines(source_text)
     if span.line == span.end_line:
         return lines[span.line - 1][span.column - 1 : span.end_column - 1]
     parts = [lines[span.line - 1][span.column - 1 :]]
