@@ -483,7 +483,7 @@ def _result_type(name: str) -> str:
 def _arity(lo: int, hi: int) -> str:
     if lo == hi:
         return f"{lo} argument{'s' if lo != 1 else ''}"
-    return f"at least {lo} argument{'s' if lo != 1 else ''}"
+    return f"{lo} to {hi} arguments"
 
 
 def _words(typ: str) -> str:

@@ -21,7 +21,7 @@ from pathlib import Path
 from . import syntax as s
 from .diagnostics import Concern, Diagnostic, Diagnostics, Span, did_you_mean
 from .parser import parse
-from .source import Source, read_source, resolve_path
+from .source import MAX_LOAD_BYTES, Source, read_source, resolve_path
 from .text import visible
 
 #: Deepest chain of extends/include; real rule sets use two or three.
@@ -210,6 +210,7 @@ class Loader:
         self.allow_outside = allow_outside
         self._roots: list[Path] = []
         self._includes = 0
+        self._bytes = 0  # read by this load, every file counted once (MAX_LOAD_BYTES)
 
     # -- confinement --
     def _add_root(self, directory: Path) -> None:
@@ -258,6 +259,9 @@ class Loader:
             key: tuple[Path, int, int] | None = (path, stat.st_size, stat.st_mtime_ns)
         except OSError:
             key = None
+        if key is not None and self._over_total(key[1], shown):
+            self._cache[path] = None
+            return None
         if key is not None and key in _PARSED and _PARSED[key][0].path == shown:
             source, tree = _PARSED[key]
             self.sources[shown] = source
@@ -274,6 +278,20 @@ class Loader:
                 _PARSED[key] = (read, parsed)
         self._cache[path] = parsed
         return parsed
+
+    def _over_total(self, size: int, shown: str) -> bool:
+        """Whether reading `size` more bytes takes this load past `MAX_LOAD_BYTES` (E0107):
+        256 includes of files each within the per-file cap would take minutes to parse."""
+        self._bytes += size
+        if self._bytes <= MAX_LOAD_BYTES:
+            return False
+        self.diags.error(
+            "E0107",
+            f"the files of this rule set are larger than {MAX_LOAD_BYTES // 1000} KB in all",
+            Span.point(shown),
+            "rule sets are small text files; is a large file included?",
+        )
+        return True
 
     def load_text(self, text: str, path: str = "<string>") -> Definitions | None:
         """Resolve a rule file given as text (relative includes resolve from the cwd)."""

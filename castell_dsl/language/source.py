@@ -17,9 +17,13 @@ from pathlib import Path
 from .diagnostics import Diagnostics, Span
 from .text import visible
 
-#: Largest rule file accepted. The whole of Castell is about 20 KB; this leaves room for large
-#: generated variants; parsing is linear (about 6 µs per byte: a full-size file in seconds).
-MAX_FILE_BYTES = 1_000_000
+#: Largest rule file accepted. The whole of Castell is 12 KB and Calico 14 KB; this leaves room
+#: for generated variants. Parsing is linear but costs about 20 µs per byte of a dense file (a
+#: long list of numbers): the cap keeps a file within two or three seconds. It was 1 MB, which
+#: let a 900 KB file take half a minute (issue 27).
+MAX_FILE_BYTES = 100_000
+#: Largest total of the files one load reads (the file, what it extends and includes, variants).
+MAX_LOAD_BYTES = 256_000
 #: Deepest nesting of braces, brackets and parentheses. Real rule files use 4 or 5.
 MAX_NESTING = 64
 #: Longest integer literal, in digits. Python refuses to convert very long ones anyway.
@@ -112,7 +116,7 @@ def decode_source(data: bytes, display: str, diags: Diagnostics) -> Source | Non
     if len(data) > MAX_FILE_BYTES:
         diags.error(
             "E0107",
-            f"file is larger than {MAX_FILE_BYTES // 1_000_000} MB",
+            f"file is larger than {MAX_FILE_BYTES // 1000} KB",
             Span.point(display),
             "rule files are small text files; split a generated file with `include`",
         )

@@ -266,3 +266,61 @@ def test_impossible_tower_questions_are_answered_without_a_search() -> None:
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < 50 * 1024 * 1024
+
+
+# ---- the size of rule files: parse time stays within seconds -------------------------------
+
+
+def test_a_file_over_the_cap_is_refused_with_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from castell_dsl.language.source import MAX_FILE_BYTES
+
+    monkeypatch.chdir(tmp_path)
+    body = 'extends "castell"\noverride region Girona { adjacent [Barcelona'
+    path = tmp_path / "big.castell"
+    path.write_text(body + ", Barcelona" * (MAX_FILE_BYTES // 11) + "] }\n")
+    code, text = run(capsys, "validate", "big.castell")
+    assert code == 1 and "big.castell:1:1: error[E0107]: file is larger than 100 KB" in text
+
+
+def test_the_files_of_one_load_are_capped_in_all(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """256 includes of files each within the cap would parse for minutes: the total is capped."""
+    from castell_dsl.language.source import MAX_FILE_BYTES, MAX_LOAD_BYTES
+
+    monkeypatch.chdir(tmp_path)
+    count = MAX_LOAD_BYTES // (MAX_FILE_BYTES - 1000) + 1
+    for n in range(count):
+        (tmp_path / f"part{n}.castell").write_text("# filler\n" * ((MAX_FILE_BYTES - 1000) // 9))
+    includes = "".join(f'include "part{n}.castell"\n' for n in range(count))
+    (tmp_path / "main.castell").write_text('extends "castell"\n' + includes)
+    code, text = run(capsys, "validate", "main.castell")
+    assert code == 1 and "error[E0107]" in text and "in all" in text, text
+
+
+def test_the_largest_accepted_file_parses_within_seconds() -> None:
+    """A dense file just under the cap (the costliest bytes: a list of numbers) against the
+    bundled Castell rules, parsed in the same test: the cap keeps it within a small multiple
+    (the old 1 MB cap allowed 900 KB files, over 300 times the bundled rules' parse)."""
+    import time
+
+    from castell_dsl.language.diagnostics import Diagnostics
+    from castell_dsl.language.parser import parse
+    from castell_dsl.language.source import MAX_FILE_BYTES, Source
+
+    dense = "x [" + ", ".join(["1"] * (MAX_FILE_BYTES // 3 - 2)) + "]\n"
+    assert len(dense.encode()) <= MAX_FILE_BYTES
+    bundled = (ROOT / "rules" / "castell" / "castell.castell").read_text(encoding="utf-8")
+
+    def cpu(text: str) -> float:
+        best = float("inf")
+        for _ in range(2):
+            start = time.process_time()
+            assert parse(Source("x.castell", text), Diagnostics()) is not None
+            best = min(best, time.process_time() - start)
+        return best
+
+    cpu(bundled)
+    assert cpu(dense) < 100 * cpu(bundled)
