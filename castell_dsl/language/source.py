@@ -18,12 +18,12 @@ from .diagnostics import Diagnostics, Span
 from .text import visible
 
 #: Largest rule file accepted. The whole of Castell is 12 KB and Calico 14 KB; this leaves room
-#: for generated variants. Parsing is linear but costs about 20 µs per byte of a dense file (a
-#: long list of numbers): the cap keeps a file within two or three seconds. It was 1 MB, which
-#: let a 900 KB file take half a minute (issue 27).
-MAX_FILE_BYTES = 100_000
+#: for generated variants. Parsing is linear but costs 5 to 40 µs per byte (most for a long
+#: list of expressions), so the cap keeps the worst file at the cap within about three
+#: seconds. It was 1 MB, which let a 900 KB file take half a minute (issue 27).
+MAX_FILE_BYTES = 64_000
 #: Largest total of the files one load reads (the file, what it extends and includes, variants).
-MAX_LOAD_BYTES = 256_000
+MAX_LOAD_BYTES = 128_000
 #: Deepest nesting of braces, brackets and parentheses. Real rule files use 4 or 5.
 MAX_NESTING = 64
 #: Longest integer literal, in digits. Python refuses to convert very long ones anyway.

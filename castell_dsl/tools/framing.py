@@ -30,7 +30,7 @@ from ..safejson import JsonLimitError, loads_bounded
 
 log = logging.getLogger("castell_lsp")
 
-#: Largest message body: a document at the rule-file cap (100 KB), JSON-escaped at worst six
+#: Largest message body: a document at the rule-file cap (64 KB), JSON-escaped at worst six
 #: bytes a character, with room to spare.
 MAX_MESSAGE = 4 * 1024 * 1024
 #: Longest header line, and most header lines of one message.

@@ -281,7 +281,7 @@ def test_a_file_over_the_cap_is_refused_with_a_clear_error(
     path = tmp_path / "big.castell"
     path.write_text(body + ", Barcelona" * (MAX_FILE_BYTES // 11) + "] }\n")
     code, text = run(capsys, "validate", "big.castell")
-    assert code == 1 and "big.castell:1:1: error[E0107]: file is larger than 100 KB" in text
+    assert code == 1 and "big.castell:1:1: error[E0107]: file is larger than 64 KB" in text
 
 
 def test_the_files_of_one_load_are_capped_in_all(

@@ -236,7 +236,7 @@ def test_a_document_over_the_cap_gets_the_validate_diagnostic(server: Server, tm
     assert len(text) > 200_000
     uri = server.open(tmp_path / "big.castell", text)
     (diagnostic,) = server.diagnostics(uri, wait=30)
-    assert diagnostic["code"] == "E0107" and "100 KB" in diagnostic["message"]
+    assert diagnostic["code"] == "E0107" and "64 KB" in diagnostic["message"]
     nul = server.open(tmp_path / "nul.castell", 'extends "castell"\n\x00\n')
     assert [d["code"] for d in server.diagnostics(nul)] == ["E0108"]
 
@@ -255,7 +255,7 @@ def test_changes_cancel_older_analyses(server: Server, tmp_path) -> None:
     answers another document's request meanwhile; only the last text's diagnostics come."""
     small = server.open(tmp_path / "small.castell", 'extends "castell"\n')
     server.diagnostics(small)
-    heavy_text = _heavy(8_000)
+    heavy_text = _heavy(5_600)
     start = time.monotonic()
     uri = server.open(tmp_path / "heavy.castell", heavy_text)
     once = server.diagnostics(uri, wait=120)
@@ -263,7 +263,7 @@ def test_changes_cancel_older_analyses(server: Server, tmp_path) -> None:
     assert once and all(d["code"] for d in once)
     start = time.monotonic()
     for version in range(2, 7):
-        text = _heavy(8_000 - version)
+        text = _heavy(5_600 - version)
         server.notify(
             "textDocument/didChange",
             {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]},
@@ -273,7 +273,7 @@ def test_changes_cancel_older_analyses(server: Server, tmp_path) -> None:
     answered = time.monotonic() - start
     final = server.diagnostics(uri, wait=120)
     total = time.monotonic() - start
-    assert len(final) == 8_000 - 6 - 1  # the last text's duplicates, not an older one's
+    assert len(final) == 5_600 - 6 - 1  # the last text's duplicates, not an older one's
     assert symbols["result"] is not None
     assert answered < single  # not behind five analyses
     assert total < 3.5 * single, (single, total)
