@@ -298,29 +298,3 @@ def test_the_files_of_one_load_are_capped_in_all(
     (tmp_path / "main.castell").write_text('extends "castell"\n' + includes)
     code, text = run(capsys, "validate", "main.castell")
     assert code == 1 and "error[E0107]" in text and "in all" in text, text
-
-
-def test_the_largest_accepted_file_parses_within_seconds() -> None:
-    """A dense file just under the cap (the costliest bytes: a list of numbers) against the
-    bundled Castell rules, parsed in the same test: the cap keeps it within a small multiple
-    (the old 1 MB cap allowed 900 KB files, over 300 times the bundled rules' parse)."""
-    import time
-
-    from castell_dsl.language.diagnostics import Diagnostics
-    from castell_dsl.language.parser import parse
-    from castell_dsl.language.source import MAX_FILE_BYTES, Source
-
-    dense = "x [" + ", ".join(["1"] * (MAX_FILE_BYTES // 3 - 2)) + "]\n"
-    assert len(dense.encode()) <= MAX_FILE_BYTES
-    bundled = (ROOT / "rules" / "castell" / "castell.castell").read_text(encoding="utf-8")
-
-    def cpu(text: str) -> float:
-        best = float("inf")
-        for _ in range(2):
-            start = time.process_time()
-            assert parse(Source("x.castell", text), Diagnostics()) is not None
-            best = min(best, time.process_time() - start)
-        return best
-
-    cpu(bundled)
-    assert cpu(dense) < 100 * cpu(bundled)

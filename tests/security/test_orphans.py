@@ -109,6 +109,17 @@ def _gone_after(workers: list[int]) -> float:
     return time.monotonic() - start
 
 
+def _stop_and_check(
+    parent: subprocess.Popen[bytes], workers: list[int], sig: signal.Signals, what: str
+) -> None:
+    """Stop the parent with `sig`; its workers must be gone within WITHIN."""
+    os.kill(parent.pid, sig)
+    parent.wait(timeout=30)
+    took = _gone_after(workers)
+    assert not any(_alive(pid) for pid in workers), f"{what}: workers outlived {sig!r}"
+    assert took <= WITHIN
+
+
 def _clean_up(parent: subprocess.Popen[bytes], workers: list[int]) -> None:
     """Whatever the outcome, leave no process of this test behind (a failing test's orphans
     would play on)."""
@@ -128,11 +139,7 @@ def test_pool_workers_exit_with_their_parent(command: str, sig: signal.Signals) 
     workers: list[int] = []
     try:
         workers = _wait_for_workers(parent, 2)
-        os.kill(parent.pid, sig)
-        parent.wait(timeout=30)
-        took = _gone_after(workers)
-        assert not any(_alive(pid) for pid in workers), f"{command}: workers outlived {sig!r}"
-        assert took <= WITHIN
+        _stop_and_check(parent, workers, sig, command)
     finally:
         _clean_up(parent, workers)
 
@@ -165,10 +172,6 @@ def test_the_servers_bot_workers_exit_with_it(tmp_path: Path, sig: signal.Signal
             )
             urllib.request.urlopen(request, timeout=30)
         workers = _wait_for_workers(server, 2)
-        os.kill(server.pid, sig)
-        server.wait(timeout=30)
-        took = _gone_after(workers)
-        assert not any(_alive(pid) for pid in workers), f"bot workers outlived {sig!r}"
-        assert took <= WITHIN
+        _stop_and_check(server, workers, sig, "serve")
     finally:
         _clean_up(server, workers)
