@@ -51,6 +51,8 @@ setup(
         **{name: PLUGIN_DATA for name in PLUGINS},
         # The grammar and the parser tables generated from it (language/parser_tables.py).
         "castell_dsl.grammar": ["*.lark", "*.json"],
+        # `castell analyze`'s JSON Schema (castell-analysis/1).
+        "castell_dsl.runtime.analysis": ["schema.json"],
         **{name: ["*.castell"] for name in DATA if name.endswith((".rules", ".variants"))},
     },
     ext_modules=compiled_extensions(),

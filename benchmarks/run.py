@@ -28,6 +28,7 @@ parse + compile, ≤ 300 ms `castell validate rules/`, ≤ 150 ms `castell --hel
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import platform
@@ -243,6 +244,33 @@ def bench_jobs(games: int) -> dict:
     return out
 
 
+def bench_analyze(games: int) -> dict:
+    """`castell analyze` against `castell simulate` of the same random 4-player Castell games
+    in this process, CPU time (the target: the analysis costs at most 1.3x the games). Both
+    run three times, interleaved, and each keeps its fastest run: on a shared machine a run
+    can be slowed by a fifth by other work, and the fastest is the least disturbed."""
+    from castell_dsl.runtime.analysis.report import analyze
+    from castell_dsl.runtime.paired import parse_contender
+    from castell_dsl.runtime.simulation import SimulationSpec, simulate
+
+    seed = 700_000
+    spec = SimulationSpec("castell", (), 4, ("random",) * 4, seed, games)
+    castell = parse_contender("castell")
+    times: dict[str, list[float]] = {"simulate": [], "analyze": []}
+    for _ in range(3):
+        gc.collect()
+        start = time.process_time()
+        simulate(spec)
+        times["simulate"].append(time.process_time() - start)
+        gc.collect()
+        start = time.process_time()
+        analyze(castell, None, 4, ["random"] * 4, seed, games, skill=False)
+        times["analyze"].append(time.process_time() - start)
+    simulate_s, analyze_s = min(times["simulate"]), min(times["analyze"])
+    return {"games": games, "simulate_s": simulate_s, "analyze_s": analyze_s,
+            "ratio": analyze_s / simulate_s}  # fmt: skip
+
+
 def mcts_positions(moves: int, players: int = 4) -> list:
     """Positions of a 4-player Castell game played by greedy bots: the first player's turns
     (a fixed seed, so every run and every version searches the same positions)."""
@@ -295,20 +323,31 @@ def bench_mcts_alone(moves: int) -> dict:
 
 
 def bench_memory(small: int, large: int) -> dict:
-    code = (
-        "import resource, sys; "
-        "from castell_dsl.runtime.simulation import SimulationSpec, simulate; "
-        "n = int(sys.argv[1]); "
-        "simulate(SimulationSpec('castell', (), 4, ('random',) * 4, 0, n)); "
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
-    )
+    """Peak memory of `simulate` and of `analyze` (no ladder) for a small and a large batch,
+    each in a process of its own: both keep aggregates, not games."""
+    runs = {
+        "": "simulate(SimulationSpec('castell', (), 4, ('random',) * 4, 0, n))",
+        "analyze_": "analyze(parse_contender('castell'), None, 4, ['random'] * 4, 0, n, "
+        "skill=False)",
+    }
     out = {}
-    for n in (small, large):
-        result = subprocess.run(
-            [sys.executable, "-c", code, str(n)], check=True, capture_output=True, text=True
+    for prefix, call in runs.items():
+        code = (
+            "import resource, sys; "
+            "from castell_dsl.runtime.simulation import SimulationSpec, simulate; "
+            "from castell_dsl.runtime.analysis.report import analyze; "
+            "from castell_dsl.runtime.paired import parse_contender; "
+            f"n = int(sys.argv[1]); {call}; "
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
         )
-        out[f"peak_rss_mb_{n}_games"] = int(result.stdout.strip()) / 1024
-    out["growth_ratio"] = out[f"peak_rss_mb_{large}_games"] / out[f"peak_rss_mb_{small}_games"]
+        for n in (small, large):
+            result = subprocess.run(
+                [sys.executable, "-c", code, str(n)], check=True, capture_output=True, text=True
+            )
+            out[f"{prefix}peak_rss_mb_{n}_games"] = int(result.stdout.strip()) / 1024
+        out[f"{prefix}growth_ratio"] = (
+            out[f"{prefix}peak_rss_mb_{large}_games"] / out[f"{prefix}peak_rss_mb_{small}_games"]
+        )
     return out
 
 
@@ -345,6 +384,7 @@ def main() -> int:
         if "openspiel_actions_per_s" in ttt:
             row["vs_tictactoe_replica"] = row["actions_per_s"] / ttt["openspiel_actions_per_s"]
     report["simulate_jobs"] = bench_jobs(40 if quick else 200)
+    report["analyze"] = bench_analyze(100 if quick else 1000)
     report["mcts"] = bench_mcts_alone(5 if quick else 20)
     report["memory"] = bench_memory(20 if quick else 100, 100 if quick else 1000)
     report["seconds"] = time.perf_counter() - started
@@ -418,16 +458,24 @@ def print_table(r: dict) -> None:
          f"{jobs['games_per_s_2_jobs']:.1f} (2 jobs)", "",
          f"2 jobs: x{jobs['speedup_2_jobs']:.2f}")
     )  # fmt: skip
+    an = r["analyze"]
+    rows.append(
+        (f"castell analyze, {an['games']} random 4-player games (--no-skill)",
+         f"{an['analyze_s']:.2f} s CPU", "≤ 1.3x simulate",
+         f"simulate {an['simulate_s']:.2f} s: x{an['ratio']:.2f}")
+    )  # fmt: skip
     mcts = r["mcts"]
     rows.append(
         (f"MCTS, 4-player Castell, {mcts['iterations_per_move']} iterations/move",
          f"{mcts['iterations_per_s']:,.0f} iterations/s", "≥ 10,000", "")
     )  # fmt: skip
-    keys = [k for k in mem if k.startswith("peak")]
-    rows.append(
-        ("simulation peak memory", " → ".join(f"{mem[k]:.0f} MB" for k in keys), "flat",
-         f"growth x{mem['growth_ratio']:.2f}")
-    )  # fmt: skip
+    for prefix, what in (("", "simulation"), ("analyze_", "analysis")):
+        keys = [k for k in mem if k.startswith(f"{prefix}peak")]
+        if keys:
+            rows.append(
+                (f"{what} peak memory", " → ".join(f"{mem[k]:.0f} MB" for k in keys), "flat",
+                 f"growth x{mem[f'{prefix}growth_ratio']:.2f}")
+            )  # fmt: skip
     width = max(len(row[0]) for row in rows)
     print(f"Castell DSL benchmarks — {r['date']} — {r['machine']}")
     print(f"{'measure':<{width}}  {'result':<40}  {'target':<22}  baseline / ratio")

@@ -11,6 +11,11 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
+#: Builds a wheel and a fresh virtual environment: the quick loop (`-m "not slow"`) skips it.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -15,6 +15,9 @@ from pathlib import Path
 
 import pytest
 
+#: Runs mypy over the project: the quick loop (`-m "not slow"`) skips it.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -30,6 +30,10 @@ COMMANDS = {
     "fmt": ("castell_dsl.cli.fmt:fmt", "Format rule files in the one canonical layout."),
     "lsp": ("castell_dsl.cli.lsp:lsp", "Run the language server for editors (stdio)."),
     "compare": ("castell_dsl.cli.compare:compare", "Compare rule sets on the same games."),
+    "analyze": (
+        "castell_dsl.cli.analyze:analyze",
+        "A design report: balance, drama, skill, coverage.",
+    ),
 }
 
 #: Exit codes: 0 success, 1 the input has errors (rule files, saves), 2 usage errors; 70 is

@@ -6,25 +6,20 @@ import json
 
 import click
 
-from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from . import EXIT_OK
+from .paired import paired_options
 
 
 def _error(ctx: click.Context, message: str) -> None:
-    from ..language.text import visible
+    from .paired import usage_error
 
-    click.echo(visible(f"castell compare: error: {message}"), err=True)
-    ctx.exit(EXIT_USAGE)
+    usage_error(ctx, "compare", message)
 
 
 @click.command()
 @click.argument("base")
 @click.argument("variants", nargs=-1, required=True)
-@click.option("--games", "-n", type=click.IntRange(min=2), default=100, show_default=True)
-@click.option("--players", "-p", type=click.IntRange(min=1), default=4, show_default=True)
-@click.option("--bots", default="random", show_default=True, help="Bots by seat, or one for all.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed+i.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, help="Local processes [1].")
-@click.option("--scheduler", default=None, help="A Dask scheduler address (tcp://HOST:PORT).")
+@paired_options(games=100)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 @click.option("--plot", "plot_path", default=None, help="Write score distributions (.png, .svg).")
 @click.pass_context
@@ -48,7 +43,6 @@ def compare(
     the paired difference from BASE (paired t), wins by seat and turn position (Wilson), game
     length, and how often each item of the players' list facts is held at the end.
     """
-    from ..runtime.bots import BotSpecError, make_bot
     from ..runtime.compare import (
         PLOT_SUFFIXES,
         PlotError,
@@ -58,10 +52,8 @@ def compare(
         report,
         run_compare,
     )
-    from ..runtime.games import GameSetupError, start_game
-    from ..runtime.loading import load_report
-    from ..runtime.simulation import SchedulerError, connect_scheduler
-    from .rules import print_diagnostics
+    from ..runtime.paired import bots_for
+    from .paired import check_paired_run
 
     if plot_path is not None:
         if not plot_path.lower().endswith(PLOT_SUFFIXES):
@@ -71,32 +63,8 @@ def compare(
         if importlib.util.find_spec("matplotlib") is None:
             _error(ctx, 'matplotlib is not installed: pip install "castell-dsl[plot]"')
     contenders = [parse_contender(text) for text in (base, *variants)]
-    seats = [b.strip() for b in bots.split(",") if b.strip()]
-    if len(seats) == 1:
-        seats = seats * players
-    if len(seats) != players:
-        _error(ctx, f"--bots names {len(seats)} bots for {players} players")
-    for contender in contenders:
-        loaded = load_report(contender.rules, contender.variants)
-        if not loaded.ok:
-            print_diagnostics(loaded)
-            ctx.exit(EXIT_FAILED)
-        rules = loaded.rules
-        assert rules is not None
-        low, high = rules.game.players
-        if not low <= players <= high:
-            _error(ctx, f"{contender.label}: {rules.game.title} is for {low} to {high} players")
-        try:
-            for seat, spec in enumerate(seats):
-                make_bot(spec, rules, seat, 0)
-            start_game(rules, players, seed, record_events=False)
-        except (BotSpecError, GameSetupError) as exc:
-            _error(ctx, f"{contender.label}: {exc}")
-    if scheduler:
-        try:
-            connect_scheduler(scheduler).close()
-        except SchedulerError as exc:
-            _error(ctx, str(exc))
+    seats = bots_for(bots, players)
+    check_paired_run(ctx, "compare", contenders, players, seats, seed, scheduler)
     collected = run_compare(contenders, players, seats, seed, games, jobs, scheduler)
     data = report(collected, players, seats, seed)
     if fmt == "json":

@@ -103,7 +103,7 @@ def simulate(ctx: click.Context, **options: Any) -> None:
         _print_seats(bots, settings.get("bots") is None)
     lines: list[dict] = []
     show_progress = fmt == "text" and not options.get("no_progress") and sys.stderr.isatty()
-    progress = _progress(games) if show_progress else None
+    progress = progress_bar(games, "simulating") if show_progress else None
 
     def on_line(line: dict) -> None:
         if fmt == "jsonl":
@@ -171,7 +171,8 @@ def _save_dir_problem(path: str) -> str | None:
     return None
 
 
-def _progress(total: int) -> Any:
+def progress_bar(total: int, description: str) -> Any:
+    """A rich progress bar on standard error (`simulate`, `analyze`), cleared at the end."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
@@ -183,7 +184,7 @@ def _progress(total: int) -> Any:
         console=Console(stderr=True),
         transient=True,
     )
-    progress.add_task("simulating", total=total)
+    progress.add_task(description, total=total)
     return progress
 
 

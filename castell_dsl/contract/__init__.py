@@ -8,6 +8,8 @@ internals, so those are free to change. `castell_dsl.hookspecs` imports only fro
 - Chance: `Rng`, `seed_state`.
 - Games: `Mechanics` (what a game family gives the compiler and the engine), `GameLogic` (what
   its actions mean), `GameContext` (what a logic may read and write of a game), `Step`.
+- Rule coverage: `Item` and its marks `OPEN`, `TAKEN`, `COMPLETED`; `ItemTable` and the
+  `ItemsFromTable` mixin that answers a logic's coverage methods from one (`items.py`).
 - Variants: `Variant`, `RulesEditor`, `VariantConflict`.
 - Players: `Bot`, `BotFactory`, `PlayableGame`, `bot_seed`, `decision_rng`.
 - Front-ends: `Frontend`, `PlaySession`, `ByWidth`, `Observer`, `UndoError`, `WebAssets`.
@@ -45,12 +47,16 @@ from ..resources import shipped_dir
 from .actions import Action, ActionError, ActionSyntaxError, Rejection
 from .bots import Bot, BotFactory, PlayableGame, bot_seed, decision_rng
 from .frontends import ByWidth, Frontend, Observer, PlaySession, UndoError, WebAssets
+from .items import COMPLETED, OPEN, TAKEN, Item, ItemsFromTable, ItemTable
 from .logic import GameContext, GameLogic, Step
 from .mechanics import Mechanics
 from .rng import Rng, seed_state
 from .variants import RulesEditor, Variant, VariantConflict
 
 __all__ = [
+    "COMPLETED",
+    "OPEN",
+    "TAKEN",
     "Action",
     "ActionError",
     "ActionSyntaxError",
@@ -68,6 +74,9 @@ __all__ = [
     "Graph",
     "IntRange",
     "Integer",
+    "Item",
+    "ItemTable",
+    "ItemsFromTable",
     "Kind",
     "ListOf",
     "MapOf",

@@ -14,10 +14,11 @@ engine free to change how it runs.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .actions import Action, Rejection
+from .items import Item
 from .rng import Rng
 
 if TYPE_CHECKING:
@@ -157,6 +158,31 @@ class GameLogic(ABC):
         Included in `Game.result()` under "report" when not empty.
         """
         return {}
+
+    # ---- rule coverage (`castell analyze`; see `contract/items.py`) -----------------------------
+    def items(self) -> Sequence[Item]:
+        """The rule set's items (tiles, skills, goals…) in a fixed order; none by default."""
+        return ()
+
+    def item_marks(self, game: GameContext, player: int) -> Iterable[tuple[int, int]]:
+        """`(item index, OPEN | TAKEN | COMPLETED bits)` for the items that concern `player`
+        now; read at the end of each of the player's turns and when the game is over. It
+        must be cheap (a few lookups per item) and must not change the game."""
+        return ()
+
+    def shared_item_marks(self, game: GameContext) -> Iterable[tuple[int, int]]:
+        """Marks that hold for every player (what was dealt or offered to the whole table),
+        read once, when the game is over: a mechanics reports them here once rather than in
+        every player's `item_marks`."""
+        return ()
+
+    def action_items(self, game: GameContext, player: int, action: Action) -> Iterable[int]:
+        """The indices of the items `action` takes, read just before it is applied."""
+        return ()
+
+    def item_lints(self) -> Iterable[tuple[int, str]]:
+        """`(item index, reason)` for items proved unusable without playing."""
+        return ()
 
     def heuristic(self, game: GameContext, player: int) -> float:
         """How good the position is for `player`, for bots that look one move ahead.

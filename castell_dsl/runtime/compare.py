@@ -1,8 +1,8 @@
 """Comparing rule sets on paired games: what a variant changes in play, with intervals.
 
 Every rule set plays the same games: game `i` of each uses seed `S + i` and the same bots in
-the same seats (one `SimulationSpec` per rule set, run by `simulation.simulate`, so locally
-with `jobs` processes or on a Dask cluster). Because the games are paired, a difference is
+the same seats (the paired-seed machinery of `paired.py`, which `castell analyze` shares, so
+locally with `jobs` processes or on a Dask cluster). Because the games are paired, a difference is
 measured game by game: for each game `i`, (variant's value - base's value), and the mean of
 those differences gets a **paired t interval** (95%, Student's t with n - 1 degrees of
 freedom). Pairing removes the variance the seeds share (the same shuffles, the same first
@@ -24,8 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..language.loader import is_path_like
-from .simulation import SimulationSpec, simulate, wilson_interval
+from ..engine.game import Game
+from ..language.ruleset import RuleSet
+from .paired import Contender, PairedSpec, parse_contender, run_paired
+from .simulation import final_facts, game_line, play_game, wilson_interval
 
 #: Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom.
 _T975 = (
@@ -79,34 +81,6 @@ def paired_difference(base: Sequence[float], other: Sequence[float]) -> dict[str
     return out
 
 
-@dataclass(frozen=True)
-class Contender:
-    """One rule set to compare: as the user wrote it, and as rules + variants."""
-
-    label: str
-    rules: str
-    variants: tuple[str, ...]
-
-
-def _as_file(text: str) -> str:
-    """A path (it looks like one: loading.resolve_rules_path) made absolute; a name as it is."""
-    return str(Path(text).resolve()) if is_path_like(text) else text
-
-
-def parse_contender(text: str) -> Contender:
-    """`castell`, `rules/x.castell`, `./variant.castell` (a file that extends),
-    `castell+short-season`, `castell+./eight-rounds.castell+generous-prizes`.
-
-    Names and paths are told apart as everywhere (a path contains a separator or ends in
-    `.castell`); a path that names an existing file is whole even if it holds a `+`. Files are
-    made absolute, so workers elsewhere (another directory, a Dask worker on the same file
-    system) load the same file."""
-    if "+" not in text or (is_path_like(text) and Path(text).is_file()):
-        return Contender(text, _as_file(text), ())
-    rules, *variants = text.split("+")
-    return Contender(text, _as_file(rules), tuple(_as_file(v) for v in variants if v))
-
-
 def _category(name: str) -> Callable[[dict[str, Any]], float]:
     return lambda player: player["categories"].get(name, 0)
 
@@ -123,7 +97,6 @@ class Collected:
     contender: Contender
     lines: list[dict[str, Any]]
     hash: str = ""
-    summary: dict[str, Any] | None = None
 
     def series(self) -> dict[str, dict[str, list[float]]]:
         """Per-game values by section and metric name."""
@@ -199,6 +172,18 @@ def _ordered(names: Any) -> list[str]:
     return list(seen)
 
 
+def line_with_facts(
+    rules: RuleSet, players: int, seed: int, bots: tuple[str, ...], index: int
+) -> dict[str, Any]:
+    """A paired game's record for `compare`: its line, the players' final facts and who
+    played first (the measure `run_compare` hands the paired-seed machinery)."""
+    game: Game = play_game(rules, players, seed, bots)
+    line = game_line(index, seed, game, bots)
+    line["facts"] = final_facts(game)
+    line["first_player"] = game.state.get("first_player", 0)
+    return line
+
+
 def run_compare(
     contenders: Sequence[Contender],
     players: int,
@@ -212,21 +197,13 @@ def run_compare(
     """Play the same `games` games (seeds `seed + i`, the same bots) under each rule set."""
     from .loading import load_rules
 
-    collected = []
-    for contender in contenders:
-        spec = SimulationSpec(
-            contender.rules, contender.variants, players, tuple(bots), seed, games, facts=True
-        )
-        lines: list[dict[str, Any]] = []
-
-        def keep(line: dict[str, Any], label: str = contender.label, lines: list = lines) -> None:
-            lines.append(line)
+    spec = PairedSpec(tuple(contenders), players, tuple(bots), seed, games)
+    collected = [Collected(c, [], load_rules(c.rules, c.variants).hash) for c in spec.contenders]
+    for lines in run_paired(spec, line_with_facts, jobs, scheduler):
+        for item, line in zip(collected, lines, strict=True):
+            item.lines.append(line)
             if on_game is not None:
-                on_game(label, line)
-
-        summary = simulate(spec, jobs=jobs, scheduler=scheduler, on_line=keep)
-        rules = load_rules(contender.rules, contender.variants)
-        collected.append(Collected(contender, lines, rules.hash, summary.to_json()))
+                on_game(item.contender.label, line)
     return collected
 
 

@@ -14,6 +14,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +38,6 @@ class SimulationSpec:
     seed: int
     games: int
     save_dir: str | None = None
-    #: Also record each player's final facts in the game's line (`castell compare`).
-    facts: bool = False
 
     def game_seed(self, index: int) -> int:
         return self.seed + index
@@ -110,26 +109,27 @@ def final_facts(game: Game) -> list[dict[str, Any]]:
     return out
 
 
-_WORKER: dict[str, Any] = {}
+_WORKER_RULES: dict[tuple[str, tuple[str, ...]], RuleSet] = {}
 
 
-def _worker_rules(spec: SimulationSpec) -> RuleSet:
-    key = (spec.rules, spec.variants)
-    if _WORKER.get("key") != key:
-        _WORKER["key"] = key
-        _WORKER["rules"] = load_rules(spec.rules, spec.variants)
-    return _WORKER["rules"]
+def worker_rules(rules: str, variants: tuple[str, ...]) -> RuleSet:
+    """The rule set a worker process plays, loaded once per process (a paired run plays a few
+    rule sets in turn, so each stays loaded)."""
+    key = (rules, variants)
+    found = _WORKER_RULES.get(key)
+    if found is None:
+        if len(_WORKER_RULES) >= 8:
+            _WORKER_RULES.clear()
+        found = _WORKER_RULES[key] = load_rules(rules, variants)
+    return found
 
 
 def run_one(spec: SimulationSpec, index: int) -> dict[str, Any]:
     """Play game `index` of a batch and return its record (runs in any process)."""
-    rules = _worker_rules(spec)
+    rules = worker_rules(spec.rules, spec.variants)
     seed = spec.game_seed(index)
     game = play_game(rules, spec.players, seed, spec.bots)
     line = game_line(index, seed, game, spec.bots)
-    if spec.facts:
-        line["facts"] = final_facts(game)
-        line["first_player"] = game.state.get("first_player", 0)
     if spec.save_dir is not None:
         write_save(
             Path(spec.save_dir) / f"game-{index:05d}.json", save_record(game, list(spec.bots))
@@ -137,8 +137,8 @@ def run_one(spec: SimulationSpec, index: int) -> dict[str, Any]:
     return line
 
 
-def _run_chunk(spec: SimulationSpec, indices: Sequence[int]) -> list[dict[str, Any]]:
-    return [run_one(spec, i) for i in indices]
+def _run_chunk(task: Callable[[int], Any], indices: Sequence[int]) -> list[Any]:
+    return [task(i) for i in indices]
 
 
 def chunks_of(games: int, chunk: int) -> Iterator[range]:
@@ -162,21 +162,39 @@ def _in_order(submit: Callable[[range], Any], games: int, chunk: int, window: in
         yield future
 
 
-def run_batch(spec: SimulationSpec, jobs: int = 1, chunk: int = 8) -> Iterator[dict[str, Any]]:
-    """Yield every game's record, in game order, using `jobs` local processes."""
+def run_tasks(
+    task: Callable[[int], Any],
+    games: int,
+    jobs: int = 1,
+    scheduler: str | Any | None = None,
+    chunk: int = 8,
+) -> Iterator[Any]:
+    """`task(i)` for every game `i` in `range(games)`, yielded in game order: in this process,
+    on `jobs` local processes, or on a Dask cluster (`scheduler`: an address or a client from
+    `connect_scheduler`). `task` must pickle (a module-level function, or a `partial` of one
+    over picklable data): it is what a worker runs. Every batch of games, a simulation's or a
+    paired comparison's, runs through here."""
+    if scheduler is not None:
+        yield from _run_dask(task, games, scheduler, chunk)
+        return
     if jobs <= 1:
-        for index in range(spec.games):
-            yield run_one(spec, index)
+        for index in range(games):
+            yield task(index)
         return
     # Stopped early (an error, Ctrl-C, a consumer that had enough), the workers are stopped
     # too; killed, they exit by themselves (`runtime/workers.py`).
     with worker_pool(jobs) as pool:
         futures = _in_order(
-            lambda indices: pool.submit(_run_chunk, spec, list(indices)),
-            spec.games, chunk, window=2 * jobs,
+            lambda indices: pool.submit(_run_chunk, task, list(indices)),
+            games, chunk, window=2 * jobs,
         )  # fmt: skip
         for future in futures:
             yield from future.result()
+
+
+def run_batch(spec: SimulationSpec, jobs: int = 1, chunk: int = 8) -> Iterator[dict[str, Any]]:
+    """Yield every game's record, in game order, using `jobs` local processes."""
+    return run_tasks(partial(run_one, spec), spec.games, jobs, chunk=chunk)
 
 
 class SchedulerError(Exception):
@@ -209,19 +227,25 @@ def connect_scheduler(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
         ) from None
 
 
+def _run_dask(
+    task: Callable[[int], Any], games: int, scheduler: str | Any, chunk: int = 8, window: int = 64
+) -> Iterator[Any]:
+    client = connect_scheduler(scheduler) if isinstance(scheduler, str) else scheduler
+    with client:
+        futures = _in_order(
+            lambda indices: client.submit(_run_chunk, task, list(indices), pure=False),
+            games, chunk, window,
+        )  # fmt: skip
+        for future in futures:
+            yield from future.result()
+
+
 def run_batch_dask(
     spec: SimulationSpec, scheduler: str | Any, chunk: int = 8, window: int = 64
 ) -> Iterator[dict]:
     """The same batch on a Dask cluster (`pip install ".[dask]"`), results in game order.
     `scheduler` is an address or a client from `connect_scheduler`."""
-    client = connect_scheduler(scheduler) if isinstance(scheduler, str) else scheduler
-    with client:
-        futures = _in_order(
-            lambda indices: client.submit(_run_chunk, spec, list(indices), pure=False),
-            spec.games, chunk, window,
-        )  # fmt: skip
-        for future in futures:
-            yield from future.result()
+    return _run_dask(partial(run_one, spec), spec.games, scheduler, chunk, window)
 
 
 # ---- statistics -------------------------------------------------------------------------------

@@ -39,6 +39,7 @@ from castell_dsl.contract import (
     ActionSyntaxError,
     GameContext,
     GameLogic,
+    ItemsFromTable,
     PlayableGame,
     Rejection,
     Step,
@@ -47,6 +48,7 @@ from castell_dsl.language.ruleset import Record, RuleSet
 
 from . import goals, hexes, notation
 from .checks import bag_player_counts
+from .items import CalicoItems
 
 #: A hex with no patch yet.
 EMPTY = -1
@@ -54,7 +56,7 @@ EMPTY = -1
 GOAL_SPACE = -2
 
 
-class CalicoLogic(GameLogic):
+class CalicoLogic(ItemsFromTable, GameLogic):
     """A Calico rule set precompiled into index tables; the state lives in the game."""
 
     def __init__(self, rules: RuleSet):
@@ -154,6 +156,8 @@ class CalicoLogic(GameLogic):
         self.discard_nearest = market.discard_from == "nearest"
         self.scenario: Record | None = rules.one("scenario") if rules.has("scenario") else None
         self.steps: dict[str, Step] = {"deal": self.deal}
+        #: The rule coverage's items (items.py reads the tables above).
+        self.coverage = CalicoItems(self)
 
     # ---- helpers ------------------------------------------------------------------------------
     def _draw(self, game: GameContext) -> int | None:

@@ -33,12 +33,13 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from castell_dsl.contract import Action, ActionSyntaxError, GameLogic, Rejection
+from castell_dsl.contract import Action, ActionSyntaxError, GameLogic, ItemsFromTable, Rejection
 from castell_dsl.language.ruleset import Record, RuleSet
 
 from . import solver, steps, towers, views
 from .actions import Handler, Move, Recruit, Tower, Train
 from .heuristic import evaluate, evaluate_all
+from .items import CastellItems
 from .notation import NotationError
 from .questions import TowerQuestions
 from .special import Special
@@ -48,7 +49,7 @@ if TYPE_CHECKING:
     from castell_dsl.contract import GameContext, PlayableGame
 
 
-class CastellLogic(Tables, GameLogic):
+class CastellLogic(Tables, ItemsFromTable, GameLogic):
     """A rule set's tables, its tower questions and its action handlers."""
 
     def __init__(self, rules: RuleSet):
@@ -64,6 +65,7 @@ class CastellLogic(Tables, GameLogic):
         ]
         #: The handler of each action kind the rule file's turn may offer.
         self.actions: dict[str, Handler] = {h.kind: h for h in handlers}
+        self.coverage = CastellItems(self)
         self.steps = {
             "deal": partial(steps.deal, self),
             "refill": self.refill,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .items import regions_with_items
 from .tables import Tables
 
 if TYPE_CHECKING:
@@ -25,14 +26,7 @@ def facts(t: Tables, game: GameContext, player: int) -> dict[str, Any]:
     """The values the rule file's scoring expressions read for one player (schema FACTS):
     read from `facts_parts` only."""
     g = game.state["g"]
-    items = t.region_items
-    regions: set[int] = set()
-    if "size_tokens" in items:
-        regions.update(region for _n, region in g["size_tokens"][player])
-    if "collected_tokens" in items:
-        regions.update(r for r, c in enumerate(g["collected"][player]) if c)
-    if "performances" in items:
-        regions.update(region for _t, region in g["performed"][player])
+    regions = regions_with_items(t, g, player)
     return {
         "best_tower_score": g["best"][player],
         "regions_with_items": [t.regions[r] for r in sorted(regions)],

@@ -70,6 +70,7 @@ def test_the_page_has_runnable_blocks():
     assert ("yaml", "test") in kinds
 
 
+@pytest.mark.slow  # each command is a `castell` process
 def test_every_command_of_the_tutorial(tmp_path):
     shim = tmp_path / ".bin" / "castell"
     shim.parent.mkdir()

@@ -10,8 +10,9 @@ hash is taken of), against what the file *says*, read from its syntax:
   gives has the value written, an ordered block (a round) the steps written in the order
   written, a new definition what it says, a removed one is gone.
 
-The check of "as written" matches syntax against JSON directly (`says` below), not through the
-loader's merge or the compiler's conversion, so it is an independent witness of both. It is
+The check of "as written" matches syntax against JSON directly (`tests/rule_witness.py`), not
+through the loader's merge or the compiler's conversion, so it is an independent witness of
+both. It is
 what would have caught short-season's festivals scored before the turns (C-4.0).
 
 Rules covered: C-4.0 and every bundled variant: short-season, generous-prizes, no-regions
@@ -21,11 +22,10 @@ Rules covered: C-4.0 and every bundled variant: short-season, generous-prizes, n
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
+from rule_witness import Reader, definition_json, expanded, groups
 
 from castell_dsl.language import syntax as s
 from castell_dsl.language.core_kinds import TurnBody
@@ -43,145 +43,7 @@ VARIANTS = [
 ]
 
 
-# ---- what syntax says, matched against JSON ---------------------------------------------------
-
-
-def _text(source: str, span) -> str:
-    lines = source.splitlines()
-    if span.line == span.end_line:
-        return lines[span.line - 1][span.column - 1 : span.end_column - 1]
-    parts = [lines[span.line - 1][span.column - 1 :], *lines[span.line : span.end_line - 1]]
-    parts.append(lines[span.end_line - 1][: span.end_column - 1])
-    return " ".join(parts)
-
-
-def _same_text(a: str | None, b: str | None) -> bool:
-    if a is None or b is None:
-        return a is b
-    return " ".join(a.split()) == " ".join(b.split())
-
-
-def _expanded(items: tuple[s.MapItem, ...]) -> list[tuple[Any, s.Value]]:
-    out = []
-    for item in items:
-        if isinstance(item.key, s.RangeValue):
-            out.extend((k, item.value) for k in range(item.key.low, item.key.high + 1))
-        else:
-            out.append((item.key.value, item.value))
-    return out
-
-
-class Reader:
-    """Matches what a rule file's syntax says against the compiled JSON."""
-
-    def __init__(self, source: str):
-        self.source = source
-
-    def says(self, node: s.Value, data: Any) -> bool:
-        if isinstance(node, s.Scalar):
-            if data == {"min": node.value, "max": node.value}:  # `players 1`: the range 1..1
-                return True
-            return data == node.value and type(data) is type(node.value)
-        if isinstance(node, s.RangeValue):
-            return data in ({"min": node.low, "max": node.high}, [node.low, node.high])
-        if isinstance(node, s.ListValue):
-            return (
-                isinstance(data, list)
-                and len(data) == len(node.items)
-                and all(self.says(n, d) for n, d in zip(node.items, data, strict=True))
-            )
-        if isinstance(node, s.MapValue):
-            items = _expanded(node.items)
-            if isinstance(data, list):  # a multiset listed item by item
-                wanted = {k: v.value for k, v in items if isinstance(v, s.Scalar)}
-                return Counter(data) == Counter({k: n for k, n in wanted.items() if n})
-            return (
-                isinstance(data, dict)
-                and len(data) == len(items)
-                and all(str(k) in data and self.says(v, data[str(k)]) for k, v in items)
-            )
-        if isinstance(node, s.Block):
-            if isinstance(data, list):  # a step sequence: kind, name, condition, in order
-                return len(data) == len(node.entries) and all(
-                    self.says_step(e, d) for e, d in zip(node.entries, data, strict=True)
-                )
-            return isinstance(data, dict) and all(
-                self.says_entries(group, data) for group in _groups(node.entries)
-            )
-        raise AssertionError(f"unexpected syntax {node!r}")
-
-    def says_step(self, entry: s.Entry, data: dict) -> bool:
-        value = entry.value
-        return (
-            data["kind"] == entry.key
-            and isinstance(value, s.Scalar)
-            and data["name"] == value.value
-            and _same_text(data["when"], self.condition(entry))
-        )
-
-    def condition(self, entry: s.Entry) -> str | None:
-        return _text(self.source, entry.condition.span) if entry.condition else None
-
-    def says_entry(self, entry: s.Entry, data: Any) -> bool:
-        if isinstance(data, dict) and set(data) >= {"value", "when"} and "when" in data:
-            if not _same_text(data["when"], self.condition(entry)):
-                return False
-            data = data["value"]
-        elif entry.condition is not None:
-            return False
-        if entry.expr is not None:
-            return isinstance(data, str) and _same_text(data, _text(self.source, entry.expr.span))
-        assert entry.value is not None
-        return self.says(entry.value, data)
-
-    def says_entries(self, group: list[s.Entry], data: dict) -> bool:
-        """One field's entries: a single value, a named entry, or a repeated sequence."""
-        key = group[0].key
-        if key not in data and key == "action":
-            key = "actions"  # a turn's actions are listed under "actions"
-        if key not in data:
-            return False
-        value = data[key]
-        labels = [e.label for e in group]
-        if all(labels):
-            return isinstance(value, dict) and all(
-                e.label in value and self.says_entry(e, value[e.label]) for e in group
-            )
-        if isinstance(value, list) and (
-            len(group) > 1 or not isinstance(group[0].value, s.ListValue)
-        ):
-            return len(value) == len(group) and all(
-                self.says_entry(e, d) for e, d in zip(group, value, strict=True)
-            )
-        return len(group) == 1 and self.says_entry(group[0], value)
-
-
-def _groups(entries: tuple[s.Entry, ...]) -> list[list[s.Entry]]:
-    """Entries grouped by key (a named entry alone), in the order first written."""
-    groups: dict[tuple[str, str | None], list[s.Entry]] = {}
-    for entry in entries:
-        groups.setdefault((entry.key, entry.label), []).append(entry)
-    by_key: dict[str, list[s.Entry]] = {}
-    out = []
-    for (key, label), group in groups.items():
-        if label is not None:
-            out.append(group)
-        elif key in by_key:
-            by_key[key].extend(group)
-        else:
-            by_key[key] = group
-            out.append(group)
-    return out
-
-
 # ---- the variants -----------------------------------------------------------------------------
-
-
-def _definition(rules_json: dict, json_key: str, named: bool, label: str | None) -> Any:
-    value = rules_json.get(json_key)
-    if not named:
-        return value
-    return next((d for d in value or [] if d.get("name") == label), None)
 
 
 @pytest.mark.parametrize(("game", "path"), VARIANTS)
@@ -200,22 +62,22 @@ def test_a_bundled_variant_changes_exactly_what_its_file_says(game: str, path: P
             kind = kinds[item.kind]
             for label, _span in item.labels or ((None, None),):
                 said.add((item.kind, label, None))
-                assert _definition(after, kind.key, kind.named, label) is None
+                assert definition_json(after, kind.key, kind.named, label) is None
         elif isinstance(item, s.Entry):
             kind = kinds[item.key]
             said.add((item.key, item.label, None))
-            found = _definition(after, kind.key, kind.named, item.label)
+            found = definition_json(after, kind.key, kind.named, item.label)
             assert item.value is not None and reader.says(item.value, found), item.key
         elif isinstance(item, s.Override):
             kind = kinds[item.kind]
             label = item.label if kind.named else None
-            found = _definition(after, kind.key, kind.named, label)
+            found = definition_json(after, kind.key, kind.named, label)
             body = item.body
             if kind.body.entries == "ordered":
                 said.add((item.kind, label, None))
                 assert reader.says(body, found), f"{item.kind} is not what the file says"
             elif isinstance(body, s.MapValue):
-                for key, value in _expanded(body.items):
+                for key, value in expanded(body.items):
                     said.add((item.kind, label, str(key)))
                     if isinstance(found, dict):
                         assert reader.says(value, found[str(key)]), (item.kind, key)
@@ -223,7 +85,7 @@ def test_a_bundled_variant_changes_exactly_what_its_file_says(game: str, path: P
                     said.add((item.kind, label, None))
             else:
                 assert isinstance(body, s.Block)
-                for group in _groups(body.entries):
+                for group in groups(body.entries):
                     field = group[0].key
                     said.add((item.kind, label, "actions" if isinstance(kind.body, TurnBody)
                               else field))  # fmt: skip

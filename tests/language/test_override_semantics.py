@@ -29,8 +29,12 @@ from restating import (
     restates_the_same,
     written_items,
 )
+from rule_witness import Reader, definition_json
 
 from castell_dsl.language import syntax as s
+from castell_dsl.language.diagnostics import Diagnostics
+from castell_dsl.language.parser import parse
+from castell_dsl.language.source import Source
 
 GAMES = games()
 CASES = [
@@ -217,6 +221,16 @@ def test_restating_with_entries_in_any_order(tmp_path, case):
     texts = [w.restated(order) for w, order in zip(chosen, orders, strict=True)]
     restated = restate(tmp_path, game, *texts)
     assert (restated.content_hash == game.base.content_hash) == same
+    # And each definition is what its restatement says, ordered entries in the order written.
+    text = (tmp_path / "restated.castell").read_text(encoding="utf-8")
+    tree = parse(Source("restated.castell", text), Diagnostics())
+    assert tree is not None
+    data = restated.to_json()
+    for item in tree.items:
+        if isinstance(item, s.Override):
+            kind = kinds[item.kind]
+            found = definition_json(data, kind.key, kind.named, item.label)
+            assert Reader(text).says(item.body, found), f"{item.kind} {item.label or ''}"
 
 
 def test_the_property_sees_both_outcomes():

@@ -154,6 +154,7 @@ def _concrete(parser_of, text: str) -> tuple:
     return outcome, [(str(c), c.line, c.column, c.start_pos) for c in comments]
 
 
+@pytest.mark.slow  # every rule file and corpus entry, through two parsers
 def test_the_concrete_tables_parse_and_collect_comments_as_a_built_parser_does():
     """The formatter's and language server's parser (every token kept, comments through a
     lexer callback given at load time): the same trees, errors and comments, on every rule

@@ -24,6 +24,10 @@ from venvs import venv_with
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "castell-pebbles"
 
 
+#: These install the example game into a fresh virtual environment.
+SLOW = pytest.mark.slow
+
+
 @pytest.fixture(scope="module")
 def venv(tmp_path_factory) -> Path:
     """A new virtual environment that sees this environment's packages (castell-dsl and its
@@ -58,6 +62,7 @@ def installed_rules(python: Path) -> Path:
     return Path(out.stdout.strip())
 
 
+@SLOW
 def test_castell_plugins_lists_the_game(venv):
     """Step "install": the entry point is found; the plugin registers rules and mechanics."""
     out = castell(venv, "plugins", "--format", "json")
@@ -68,6 +73,7 @@ def test_castell_plugins_lists_the_game(venv):
     assert plugins["castell"]["source"] == "built-in"
 
 
+@SLOW
 def test_validate_passes_and_a_broken_variant_reports_the_games_own_code(venv, work):
     """Step "validate": the shipped rule file and variant are clean; a variant with a heap of
     0 pebbles gets the game's own E0901 at its file:line:col, and the command fails."""
@@ -84,6 +90,7 @@ def test_validate_passes_and_a_broken_variant_reports_the_games_own_code(venv, w
     assert '"E0901"' in shown.stdout
 
 
+@SLOW
 def test_simulate_with_the_existing_bots(venv):
     """Step "simulate": 20 random two-player games, and the greedy and MCTS bots on the
     variant; every game runs its rounds and scores by the rule file's categories."""
@@ -100,6 +107,7 @@ def test_simulate_with_the_existing_bots(venv):
     assert {json.loads(line)["rounds"] for line in bots.stdout.splitlines()} == {10}
 
 
+@SLOW
 def test_a_saved_game_replays(venv, work):
     """Step "replay": a game saved by `simulate --save` is reproduced action by action."""
     out = castell(venv, "simulate", "--rules", "pebbles", "--games", "1", "--players", "2",
@@ -110,6 +118,7 @@ def test_a_saved_game_replays(venv, work):
     assert "verified: 16 actions reproduce the saved state (finished)" in replayed.stdout
 
 
+@SLOW
 def test_play_to_the_end_with_piped_moves(venv, work):
     """Step "play": a person against the random bot, typing the first listed action (and one
     illegal take, refused with the game's own reason) until the final scores."""
@@ -124,6 +133,7 @@ def test_play_to_the_end_with_piped_moves(venv, work):
     assert "empties heap" in out.stdout  # and its own events, told by `narrate`
 
 
+@SLOW
 def test_rules_show_prints_the_compiled_game(venv):
     """Step "rules show": the compiled rule set, with the variant's changes."""
     out = castell(venv, "rules", "show", "pebbles", "--format", "json")

@@ -14,6 +14,9 @@ from pathlib import Path
 import pytest
 from venvs import venv_with
 
+#: Installs the example plugin into a fresh virtual environment.
+pytestmark = pytest.mark.slow
+
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "castell-quick"
 
 

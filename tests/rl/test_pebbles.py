@@ -12,8 +12,12 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
 from rl_support import need
 from venvs import venv_with
+
+#: Installs the example game into a fresh virtual environment.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "docs" / "examples" / "castell-pebbles"

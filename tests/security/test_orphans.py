@@ -1,9 +1,10 @@
 """Worker processes never outlive their parent (issue 27, point 15).
 
-`simulate --jobs 2` and `compare --jobs 2` (and tournaments, which are simulations) play in a
-process pool; `castell serve` thinks for bots in worker processes. Whatever stops the parent
-(SIGTERM, SIGKILL, SIGINT), its workers exit within a few of their parent-watch intervals
-(`castell_dsl.runtime.workers.WATCH_INTERVAL`), never to keep playing games for nobody.
+`simulate --jobs 2`, `compare --jobs 2` and `analyze --jobs 2` (and tournaments, which are
+simulations) play in a process pool (`simulation.run_tasks`); `castell serve` thinks for bots
+in worker processes. Whatever stops the parent (SIGTERM, SIGKILL, SIGINT), its workers exit
+within a few of their parent-watch intervals (`castell_dsl.runtime.workers.WATCH_INTERVAL`),
+never to keep playing games for nobody.
 """
 
 from __future__ import annotations
@@ -22,11 +23,26 @@ import pytest
 
 from castell_dsl.runtime.workers import WATCH_INTERVAL
 
+pytestmark = pytest.mark.slow  # each case starts a command and its workers
+
 #: The workers must be gone within this many parent-watch intervals (10 s): "within seconds"
 #: on a machine three times slower than a developer's, not "eventually".
 WITHIN = 50 * WATCH_INTERVAL
 
 COMMANDS = {
+    "analyze": [
+        "analyze",
+        "castell",
+        "--games",
+        "400",
+        "--players",
+        "2",
+        "--bots",
+        "mcts",
+        "--jobs",
+        "2",
+        "--no-skill",
+    ],
     "simulate": [
         "simulate",
         "--games",
