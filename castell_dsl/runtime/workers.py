@@ -31,31 +31,36 @@ from typing import Any
 WATCH_INTERVAL = 0.2
 
 
-def exit_with_parent(interval: float = WATCH_INTERVAL) -> None:
+def exit_with_parent(parent: int | None = None, interval: float = WATCH_INTERVAL) -> None:
     """In a worker: exit as soon as the parent process is gone (re-parented to init or to a
-    subreaper). Starts a daemon thread; call it first thing in the worker."""
-    parent = os.getppid()
+    subreaper). Starts a daemon thread; call it first thing in the worker. `parent` is the
+    parent's pid as the parent gave it: a worker that starts slowly may already have been
+    re-parented when it first asks who its parent is."""
+    if parent is None:
+        parent = os.getppid()
 
     def watch() -> None:
         while True:
-            time.sleep(interval)
             if os.getppid() != parent:
                 os._exit(1)  # nothing to flush: the results had nobody to go to
+            time.sleep(interval)
 
     threading.Thread(target=watch, name="castell-parent-watch", daemon=True).start()
 
 
-def worker_initializer() -> None:
-    """The initializer of a pool's workers: exit with the parent, and leave Ctrl-C to the
-    parent (a terminal sends SIGINT to the whole process group; the parent stops the workers
-    itself, so they print no traceback of their own)."""
-    exit_with_parent()
+def worker_initializer(parent: int | None = None) -> None:
+    """The initializer of a pool's workers: exit with the parent (`parent`: its pid, given by
+    the parent), and leave Ctrl-C to the parent (a terminal sends SIGINT to the whole process
+    group; the parent stops the workers itself, so they print no traceback of their own)."""
+    exit_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def process_pool(jobs: int) -> ProcessPoolExecutor:
     """A process pool whose workers exit with the parent (see the module docstring)."""
-    return ProcessPoolExecutor(max_workers=jobs, initializer=worker_initializer)
+    return ProcessPoolExecutor(
+        max_workers=jobs, initializer=worker_initializer, initargs=(os.getpid(),)
+    )
 
 
 def stop_workers(pool: ProcessPoolExecutor) -> None:

@@ -99,15 +99,16 @@ def _think(games: OrderedDict[str, Any], work: Work) -> Any:
 
 
 def worker_main() -> None:
-    """A worker's life (`python -m castell_web.bots`): answer one `Work` per line of standard
-    input with one JSON line, until the server closes the pipe. Replies go to a copy of the
-    original standard output; anything a bot or plugin prints goes to standard error."""
+    """A worker's life (`python -m castell_web.bots SERVER_PID`): answer one `Work` per line
+    of standard input with one JSON line, until the server closes the pipe. Replies go to a
+    copy of the original standard output; anything a bot or plugin prints goes to standard
+    error. It exits as soon as SERVER_PID is no longer its parent."""
     from castell_dsl.runtime.workers import worker_initializer
 
+    worker_initializer(int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else None)
     replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    worker_initializer()
     games: OrderedDict[str, Any] = OrderedDict()
     for line in sys.stdin:
         try:
@@ -129,7 +130,7 @@ class _Worker:
 
     def __init__(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "castell_web.bots"],
+            [sys.executable, "-m", "castell_web.bots", str(os.getpid())],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             close_fds=True,

@@ -191,3 +191,14 @@ def test_the_servers_bot_workers_exit_with_it(tmp_path: Path, sig: signal.Signal
         _stop_and_check(server, workers, sig, "serve")
     finally:
         _clean_up(server, workers)
+
+
+def test_a_worker_re_parented_before_it_watches_exits_too() -> None:
+    """A worker that starts slowly may be re-parented before it first asks for its parent:
+    the parent's pid is handed to it, so it sees at once that its parent is gone."""
+    code = (
+        "import time; from castell_dsl.runtime.workers import exit_with_parent; "
+        "exit_with_parent(1); time.sleep(60)"  # 1 stands for a parent that already went
+    )
+    done = subprocess.run([sys.executable, "-c", code], timeout=WITHIN + 30)
+    assert done.returncode == 1
