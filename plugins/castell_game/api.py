@@ -20,6 +20,7 @@ from .arguments import (
     checked_needs,
     checked_numbers,
     checked_ranks,
+    most_castellers,
     tower_rule_set,
 )
 from .tables import tower_rules
@@ -47,7 +48,7 @@ def check_tower(
     """
     rule_set = tower_rule_set(rules)
     return towers.check_tower_dict(
-        checked_levels(levels),
+        checked_levels(levels, most_castellers(rule_set)),
         checked_ranks(ranks, rule_set),
         tower_rules(rule_set),
         checked_needs(needs, rule_set),
@@ -74,7 +75,7 @@ def best_tower(
     rule_set = tower_rule_set(rules)
     return best_tower_checked(
         tower_rules(rule_set),
-        checked_numbers(team, "team"),
+        checked_numbers(team, "team", limit=most_castellers(rule_set)),
         checked_ranks(ranks, rule_set),
         checked_numbers(sizes, "sizes"),
         checked_count(min_levels, "min_levels"),

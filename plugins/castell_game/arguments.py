@@ -15,8 +15,20 @@ from typing import Any
 
 from castell_dsl.contract import RuleSet
 
-#: Most castellers in a team or a tower asked about (a game's bag is about a hundred).
-MAX_CASTELLERS = 10_000
+#: Most castellers in a team or a tower asked about when the rule set does not say how many
+#: its bag holds. The search's tables grow faster than the team (10,000 castellers of one
+#: number took 800 MB; 1,000 of every number, 400 MB), so a team is at most the bag.
+MAX_CASTELLERS = 1_000
+
+
+def most_castellers(rule_set: RuleSet) -> int:
+    """The largest team or tower worth asking about: the castellers the game's bag holds
+    (`components { castellers: N }`), else MAX_CASTELLERS."""
+    components = rule_set.one("components") if rule_set.has("components") else None
+    bag = components.get("castellers") if isinstance(components, Mapping) else None
+    if isinstance(bag, int) and not isinstance(bag, bool) and bag > 0:
+        return bag
+    return MAX_CASTELLERS
 
 
 class TowerArgumentError(ValueError):
@@ -79,16 +91,16 @@ def checked_numbers(values: Any, what: str, *, limit: int = MAX_CASTELLERS) -> l
     return out
 
 
-def checked_levels(levels: Any) -> list[list[int]]:
+def checked_levels(levels: Any, limit: int = MAX_CASTELLERS) -> list[list[int]]:
     """A tower, bottom level first: lists of casteller numbers (legality is the checker's)."""
     if isinstance(levels, (str, bytes)) or not isinstance(levels, Sequence):
         raise TowerArgumentError("levels is a list of levels, each a list of casteller numbers")
     out, total = [], 0
     for number, level in enumerate(levels, 1):
-        checked = checked_numbers(level, f"level {number}")
+        checked = checked_numbers(level, f"level {number}", limit=limit)
         total += len(checked)
-        if total > MAX_CASTELLERS:
-            raise TowerArgumentError(f"a tower of more than {MAX_CASTELLERS:,} castellers")
+        if total > limit:
+            raise TowerArgumentError(f"a tower of more than {limit:,} castellers")
         out.append(checked)
     return out
 

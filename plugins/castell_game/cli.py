@@ -100,14 +100,12 @@ def parse_shape(value: str | None) -> list[int] | None:
     return [int(p) for p in parts]
 
 
-def parse_team(value: str) -> list[int]:
-    from .arguments import MAX_CASTELLERS
-
+def parse_team(value: str, limit: int) -> list[int]:
     items = [i.strip() for i in value.split(",")]
     if not value.strip() or not all(items):
         raise BadInput("--team needs at least one casteller number, e.g. --team 1,2,2,5")
-    if len(items) > MAX_CASTELLERS:
-        raise BadInput(f"--team has {len(items):,} castellers (at most {MAX_CASTELLERS:,})")
+    if len(items) > limit:
+        raise BadInput(f"--team has {len(items):,} castellers (the bag holds {limit:,})")
     for item in items:
         if not (item.isascii() and item.isdigit()) or len(item) > 9:
             raise BadInput(f"'{item[:20]}' in --team is not a casteller number")
@@ -255,9 +253,11 @@ def best_command(
     Ties are broken by more matching castellers, then fewer skill uses, then the largest
     tower comparing levels bottom-up.
     """
+    from .arguments import most_castellers
+
     try:
         logic = _logic(rules_name)
-        team_list = parse_team(team)
+        team_list = parse_team(team, most_castellers(logic.rules))
         rank_map = parse_ranks(ranks, logic)
         need_list = parse_needs(needs, logic)
         shape_list = parse_shape(shape)

@@ -159,6 +159,7 @@ TOWER_ARGS = [
     ["best", "--team", "²"],
     ["best", "--team", "9" * 5000],
     ["best", "--team", ",".join(["6"] * 20_000)],
+    ["best", "--team", ",".join(["1", "2", "3", "4", "5", "6"] * 30), "--rank", "balance=3"],
     ["best", "--team", "6,6,99"],
     ["best", "--team", "6,6", "--rules", "calico"],
     ["best", "--team", "6,6", "--min-levels", "9" * 30],
@@ -245,6 +246,7 @@ def test_the_tower_api_answers_the_same_from_both_searches(team, rank, value, mi
         lambda api: api.check_tower([[6, 6, 6]], rules="calico"),
         lambda api: api.check_tower([[6, 6, 6]], {"nope": 1}),
         lambda api: api.check_tower([[6]] * 20_000),
+        lambda api: api.best_tower([6] * 10_000, sizes=(6,)),  # 800 MB of tables, once
         lambda api: api.best_tower("666"),
     ],
 )
