@@ -59,7 +59,7 @@ def commented_castell(draw: st.DrawFn) -> str:
     return "\n".join(lines)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(commented_castell())
 @example(BASE_TEXT.replace("# C-10.5", "# C-10.5\r}") + "\n")
 @example(BASE_TEXT.replace('title "Castell"', 'title "Cas\u2028te\x0cll"'))

@@ -200,33 +200,33 @@ def server(tmp_path: Path):
     running.close()
 
 
-@pytest.mark.parametrize(
-    "junk",
-    [
-        b"Content-Length: 99999999999\r\n\r\n" + b"x" * 10,
-        b"Content-Type: application/json\r\n\r\n" + b'{"jsonrpc": "2.0"}',
-        b"Content-Length: twelve\r\n\r\n",
-        b"Y" * 10_000 + b"\r\n\r\n",
-        frame(b"{not json"),
-        frame(b"[" * 100_000 + b"]" * 100_000),
-        frame(b"\xff\xfe\xfd"),
-        frame(b'{"jsonrpc": "2.0", "id": 1, "method": "x", "params": ' + b"9" * 5000 + b"}"),
-    ],
-)
-def test_broken_frames_are_answered_and_the_server_reads_on(server: Server, tmp_path, junk):
-    server.send(junk)
-    if b"99999999999" in junk:  # the body it claims never comes: the stream ends there
-        assert server.process.stdin is not None
-        server.process.stdin.close()
-        assert server.receive()["error"]["code"] == -32700
-        assert server.process.wait(timeout=60) is not None
-        stderr = server.stderr()
-        assert "MemoryError" not in stderr and "Traceback" not in stderr
-        return
-    answer = server.until(lambda m: "error" in m and m.get("id") is None)
-    assert answer["error"]["code"] == -32700 and answer["error"]["message"]
-    uri = server.open(tmp_path / "v.castell", 'extends "castell"\n')
-    assert server.diagnostics(uri) == []  # and the next message is read as ever
+#: Frames that cannot be read, sent one after the other to one server.
+JUNK = [
+    b"Content-Type: application/json\r\n\r\n" + b'{"jsonrpc": "2.0"}',
+    b"Content-Length: twelve\r\n\r\n",
+    b"Y" * 10_000 + b"\r\n\r\n",
+    frame(b"{not json"),
+    frame(b"[" * 100_000 + b"]" * 100_000),
+    frame(b"\xff\xfe\xfd"),
+    frame(b'{"jsonrpc": "2.0", "id": 1, "method": "x", "params": ' + b"9" * 5000 + b"}"),
+    b"Content-Length: 99999999999\r\n\r\n" + b"x" * 10,  # last: its body never ends
+]
+
+
+def test_broken_frames_are_answered_and_the_server_reads_on(server: Server, tmp_path) -> None:
+    for number, junk in enumerate(JUNK[:-1]):
+        server.send(junk)
+        answer = server.until(lambda m: "error" in m and m.get("id") is None)
+        assert answer["error"]["code"] == -32700 and answer["error"]["message"], junk[:40]
+        uri = server.open(tmp_path / f"v{number}.castell", 'extends "castell"\n')
+        assert server.diagnostics(uri) == [], junk[:40]  # and the next message is read as ever
+    server.send(JUNK[-1])  # claims 99,999,999,999 bytes, and the stream ends there
+    assert server.process.stdin is not None
+    server.process.stdin.close()
+    assert server.receive()["error"]["code"] == -32700
+    assert server.process.wait(timeout=60) is not None
+    stderr = server.stderr()
+    assert "MemoryError" not in stderr and "Traceback" not in stderr
 
 
 def test_a_document_over_the_cap_gets_the_validate_diagnostic(server: Server, tmp_path) -> None:
