@@ -40,6 +40,19 @@ def rss_mib(pid: int) -> float:
     return float("nan")
 
 
+def workers_rss_mib(pid: int) -> float:
+    """The resident memory of the server's bot worker processes (its children), together."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if entry.name.isdigit() and int(fields[1]) == pid:
+            total += rss_mib(int(entry.name))
+    return total
+
+
 def create(base: str, rules: str, seed: int) -> dict:
     body = json.dumps({"rules": rules, "players": ["you", "you", "random"], "seed": seed})
     request = urllib.request.Request(
@@ -101,12 +114,14 @@ async def main_async(args: argparse.Namespace) -> None:
         played = await asyncio.gather(*tasks)
         elapsed = time.perf_counter() - started
         peak = rss_mib(server.pid)
+        workers = workers_rss_mib(server.pid)
         ms = sorted(x * 1000 for x in latencies)
         p95 = ms[int(0.95 * (len(ms) - 1))]
         clients = f"{len(tasks)} clients, {sum(played)} actions"
         print(f"{args.matches} matches of {args.rules}, {clients}")
         print(f"in {elapsed:.1f} s: p50 {statistics.median(ms):.1f} ms, p95 {p95:.1f} ms")
         print(f"server memory (RSS): {idle:.0f} MiB idle, {peak:.0f} MiB with the matches")
+        print(f"bot worker processes (RSS, together): {workers:.0f} MiB")
     finally:
         server.terminate()
         server.wait(timeout=10)

@@ -223,6 +223,17 @@ def expected_failure(exc: BaseException) -> int | None:
     def say(message: object) -> None:
         click.echo(visible(f"castell: error: {message}", keep_newlines=True), err=True)
 
+    from ..language.expressions import ExpressionError
+
+    if isinstance(exc, ExpressionError):  # the rule file's expression failed during a game
+        from pathlib import Path
+
+        from ..language.diagnostics import Diagnostics, render_text
+        from ..language.source import read_source
+
+        source = read_source(Path(exc.span.path), exc.span.path, Diagnostics())
+        click.echo(render_text(exc.diagnostic(), source.lines if source else None), err=True)
+        return EXIT_FAILED
     if isinstance(exc, PluginError):
         say(exc)
         click.echo("  (disable it with CASTELL_DISABLE_PLUGINS or --no-plugins)", err=True)

@@ -30,7 +30,7 @@ def fmt(ctx: click.Context, paths: tuple[str, ...], check: bool, show_diff: bool
     ./rules. `-` formats standard input to standard output (for editors).
     """
     from ..language.diagnostics import Diagnostics, render_text
-    from ..language.source import read_source
+    from ..language.source import read_source, split_lines
     from ..tools.formatter import Formatted, format_text
     from .validate import collect_files
 
@@ -39,7 +39,7 @@ def fmt(ctx: click.Context, paths: tuple[str, ...], check: bool, show_diff: bool
         result = format_text(text, "<stdin>")
         if result.text is None:
             for diag in result.diagnostics:
-                click.echo(render_text(diag, text.splitlines()), err=True)
+                click.echo(render_text(diag, split_lines(text)), err=True)
             ctx.exit(EXIT_USAGE)
         click.echo(result.text, nl=False)
         ctx.exit(EXIT_OK)

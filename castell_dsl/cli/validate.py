@@ -23,10 +23,12 @@ def collect_files(paths: tuple[str, ...]) -> list[Path]:
             files.extend(sorted(p for p in path.rglob("*.castell") if p.is_file()))
         else:
             files.append(path)
+    from ..language.source import resolve_path
+
     seen: set[Path] = set()
     unique = []
     for f in files:
-        key = f.resolve()
+        key = resolve_path(f)
         if key not in seen:
             seen.add(key)
             unique.append(f)

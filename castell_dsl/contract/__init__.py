@@ -23,6 +23,7 @@ internals, so those are free to change. `castell_dsl.hookspecs` imports only fro
 from __future__ import annotations
 
 from ..language.diagnostics import Diagnostics, RuleError, Span, did_you_mean
+from ..language.expressions import ExpressionError
 from ..language.ruleset import Record, RuleSet
 from ..language.schema import (
     Boolean,
@@ -65,6 +66,7 @@ __all__ = [
     "ByPlayers",
     "ByWidth",
     "Diagnostics",
+    "ExpressionError",
     "Field",
     "Frontend",
     "GameContext",

@@ -92,6 +92,10 @@ class BotFactory:
     #: The (low, high) range of numeric settings: a spec outside it (on the command line, in a
     #: config or a save) is refused, so no seat can ask for a decision that never ends.
     ranges: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    #: Tighter ranges for seats asked for over a network (`castell serve`), where a stranger
+    #: chooses the settings and the server's cores are shared: a setting not named here keeps
+    #: its `ranges`. One decision within them should take about a second.
+    served: Mapping[str, tuple[float, float]] = field(default_factory=dict)
 
 
 def bot_seed(game_seed: int, seat: int) -> int:

@@ -80,6 +80,7 @@ CODES: dict[str, str] = {
     "E0290": "unknown function",
     "E0291": "wrong number of arguments",
     "E0292": "expression type error",
+    "E0293": "an expression fails (division by zero, a missing key)",
     # Warnings.
     "W0301": "table is never used",
     "W0303": "definition can never apply",

@@ -26,11 +26,36 @@ Fn = Callable[[Env], Any]
 
 
 class ExpressionError(Exception):
-    """A run-time failure of a compiled expression (e.g. a table without that key)."""
+    """A run-time failure of a compiled expression (a division by zero, a table without that
+    key): an error of the rule file, located at the expression, never an internal error. The
+    command line prints it as a diagnostic (`E0293`)."""
+
+    code = "E0293"
 
     def __init__(self, message: str, span: Span):
         super().__init__(f"{span.path}:{span.line}:{span.column}: {message}")
         self.span = span
+        self.reason = message
+
+    def __reduce__(self) -> tuple[Any, ...]:  # raised in a worker process, reported by its parent
+        return (type(self), (self.reason, self.span))
+
+    def diagnostic(self) -> Any:
+        from .diagnostics import Diagnostic, Severity
+
+        return Diagnostic(
+            self.code,
+            Severity.ERROR,
+            f"{self.reason} (while a game was played)",
+            self.span,
+            "the expression fails for some position of a game: guard it with a condition, "
+            "or use lookup(table, key, default)",
+        )
+
+
+#: Failures of Python operations an expression may hit at run time, turned into
+#: ExpressionError at the expression that failed.
+_RUN_TIME_FAILURES = (ArithmeticError, LookupError, TypeError, ValueError, RecursionError)
 
 
 @dataclass(frozen=True)
@@ -100,6 +125,44 @@ def expression_depth(node: s.Expr) -> int:
     return deepest
 
 
+def _located(fn: Fn, span: Span) -> Fn:
+    """`fn`, with any failure of a Python operation reported as an ExpressionError at `span`
+    (the whole expression; a division by zero is reported at its own operator)."""
+
+    def evaluate(env: Env) -> Any:
+        try:
+            return fn(env)
+        except ExpressionError:
+            raise
+        except _RUN_TIME_FAILURES as exc:
+            message = f"the expression failed: {type(exc).__name__}: {exc}"
+            raise ExpressionError(message, span) from None
+
+    return evaluate
+
+
+#: Largest constant folded when looking for a division by zero (a bound on the work).
+_FOLD_LIMIT = 10**60
+
+
+def constant_value(node: s.Expr) -> int | None:
+    """The value of an integer expression made only of literals (`2 - 2`, `-(3 % 3)`), or
+    None when it reads anything else, so `validate` can refuse a constant division by zero."""
+    if isinstance(node, s.Literal):
+        value = node.value
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+    if isinstance(node, s.Unary) and node.op == "-":
+        inner = constant_value(node.operand)
+        return -inner if inner is not None else None
+    if isinstance(node, s.Binary) and node.op in _ARITH:
+        left, right = constant_value(node.left), constant_value(node.right)
+        if left is None or right is None or (node.op in ("//", "%") and right == 0):
+            return None
+        value = _ARITH[node.op](left, right)
+        return value if abs(value) <= _FOLD_LIMIT else None
+    return None
+
+
 class ExpressionCompiler:
     def __init__(self, scope: Scope, diags: Diagnostics):
         self.scope = scope
@@ -117,7 +180,7 @@ class ExpressionCompiler:
         if expected == "number" and typ not in ("int", "any"):
             self._error(node.span, f"expected a number, found {_words(typ)}")
             return None
-        return fn
+        return _located(fn, node.span)
 
     def _error(self, span: Span, message: str, code: str = "E0292", hint: str | None = None):
         self.diags.error(code, message, span, hint)
@@ -194,6 +257,14 @@ class ExpressionCompiler:
             fn = _ARITH[op]
             if op in ("//", "%"):
                 span = node.span
+                if constant_value(node.right) == 0:
+                    self._error(
+                        node.right.span,
+                        f"division by zero: the right of '{op}' is always 0",
+                        "E0293",
+                        "divide by a number that cannot be 0",
+                    )
+                    return None
 
                 def divide(env, lf=lf, rf=rf, fn=fn):
                     divisor = rf(env)
@@ -412,7 +483,7 @@ def _result_type(name: str) -> str:
 def _arity(lo: int, hi: int) -> str:
     if lo == hi:
         return f"{lo} argument{'s' if lo != 1 else ''}"
-    return f"at least {lo} argument{'s' if lo != 1 else ''}"
+    return f"{lo} to {hi} arguments"
 
 
 def _words(typ: str) -> str:
@@ -433,7 +504,9 @@ def _words(typ: str) -> str:
 
 def expression_source(source_text: str, span: Span) -> str:
     """The text of an expression as written (single line, for JSON and messages)."""
-    lines = source_text.splitlines()
+    from .source import split_lines
+
+    lines = split_lines(source_text)
     if span.line == span.end_line:
         return lines[span.line - 1][span.column - 1 : span.end_column - 1]
     parts = [lines[span.line - 1][span.column - 1 :]]

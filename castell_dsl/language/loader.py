@@ -21,7 +21,7 @@ from pathlib import Path
 from . import syntax as s
 from .diagnostics import Concern, Diagnostic, Diagnostics, Span, did_you_mean
 from .parser import parse
-from .source import Source, read_source
+from .source import MAX_LOAD_BYTES, Source, read_source, resolve_path
 from .text import visible
 
 #: Deepest chain of extends/include; real rule sets use two or three.
@@ -138,13 +138,13 @@ class RulePath:
     def find_variant(self, name: str, rules_files: Sequence[Path] = ()) -> Path | None:
         """The variant file `name` for the rule set made of `rules_files` (the file and the
         files it extends; any game's variant if empty)."""
-        chain = {Path(f).resolve() for f in rules_files}
+        chain = {resolve_path(f) for f in rules_files}
         for directory in self._variant_dirs(rules_files):
             for candidate in (
                 directory / "variants" / f"{name}{RULE_SUFFIX}",
                 directory / f"{name}{RULE_SUFFIX}",
             ):
-                if candidate.is_file() and candidate.resolve() not in chain:
+                if candidate.is_file() and resolve_path(candidate) not in chain:
                     return candidate
         return None
 
@@ -210,10 +210,11 @@ class Loader:
         self.allow_outside = allow_outside
         self._roots: list[Path] = []
         self._includes = 0
+        self._bytes = 0  # read by this load, every file counted once (MAX_LOAD_BYTES)
 
     # -- confinement --
     def _add_root(self, directory: Path) -> None:
-        root = directory.resolve()
+        root = resolve_path(directory)
         if root not in self._roots:
             self._roots.append(root)
 
@@ -222,7 +223,7 @@ class Loader:
         roots = list(self._roots)
         for directory in self.rule_path.directories:
             try:
-                root = directory.resolve()
+                root = resolve_path(directory)
             except OSError:
                 continue
             if root not in roots:
@@ -249,7 +250,7 @@ class Loader:
         return list(self._cache)
 
     def _parse_file(self, path: Path) -> s.RuleFile | None:
-        path = path.resolve()
+        path = resolve_path(path)
         if path in self._cache:
             return self._cache[path]
         shown = display_path(path)
@@ -258,6 +259,9 @@ class Loader:
             key: tuple[Path, int, int] | None = (path, stat.st_size, stat.st_mtime_ns)
         except OSError:
             key = None
+        if key is not None and self._over_total(key[1], shown):
+            self._cache[path] = None
+            return None
         if key is not None and key in _PARSED and _PARSED[key][0].path == shown:
             source, tree = _PARSED[key]
             self.sources[shown] = source
@@ -275,20 +279,34 @@ class Loader:
         self._cache[path] = parsed
         return parsed
 
+    def _over_total(self, size: int, shown: str) -> bool:
+        """Whether reading `size` more bytes takes this load past `MAX_LOAD_BYTES` (E0107):
+        256 includes of files each within the per-file cap would take minutes to parse."""
+        self._bytes += size
+        if self._bytes <= MAX_LOAD_BYTES:
+            return False
+        self.diags.error(
+            "E0107",
+            f"the files of this rule set are larger than {MAX_LOAD_BYTES // 1000} KB in all",
+            Span.point(shown),
+            "rule sets are small text files; is a large file included?",
+        )
+        return True
+
     def load_text(self, text: str, path: str = "<string>") -> Definitions | None:
         """Resolve a rule file given as text (relative includes resolve from the cwd)."""
-        self._add_root(Path(path).resolve().parent)
+        self._add_root(resolve_path(path).parent)
         source = Source(path, text)
         self.sources[path] = source
         tree = parse(source, self.diags)
         if tree is None:
             return self._with_sources(Definitions())
-        return self._resolve(tree, Path(path).resolve(), [])
+        return self._resolve(tree, resolve_path(path), [])
 
     def load(self, path: Path) -> Definitions:
         """Resolve a rule file and everything it extends or includes."""
-        self._add_root(path.resolve().parent)
-        return self._load(path.resolve(), [])
+        self._add_root(resolve_path(path).parent)
+        return self._load(resolve_path(path), [])
 
     def _load(self, path: Path, stack: list[Path]) -> Definitions:
         tree = self._parse_file(path)
@@ -333,7 +351,7 @@ class Loader:
             if not isinstance(item, s.Include):
                 out.append(item)
                 continue
-            target = (path.parent / item.path).resolve()
+            target = resolve_path(path.parent / item.path)
             if not self._admitted(target, item.path, item.span, "included file"):
                 continue
             if self._cycle(target, stack, item.span, "include"):
@@ -354,9 +372,12 @@ class Loader:
             included = self._parse_file(target)
             if included is None:
                 if not target.exists():
+                    what = "does not exist"
+                    if target.is_symlink():
+                        what = "is a loop of symbolic links"
                     self.diags.error(
                         "E0271",
-                        f"included file '{visible(item.path)}' does not exist",
+                        f"included file '{visible(item.path)}' {what}",
                         item.span,
                         f"paths are relative to {display_path(path.parent) or '.'}",
                     )
@@ -389,21 +410,22 @@ class Loader:
 
     def _locate(self, target: str, relative_to: Path, span: Span) -> Path | None:
         if is_path_like(target):
-            candidate = (relative_to.parent / target).resolve()
+            candidate = resolve_path(relative_to.parent / target)
             if not self._admitted(candidate, target, span, "rule file"):
                 return None
             if candidate.is_file():
                 return candidate
+            what = "is a loop of symbolic links" if candidate.is_symlink() else "does not exist"
             self.diags.error(
                 "E0271",
-                f"rule file '{visible(target)}' does not exist",
+                f"rule file '{visible(target)}' {what}",
                 span,
                 f"paths are relative to {display_path(relative_to.parent) or '.'}",
             )
             return None
         found = self.rule_path.find_rules(target)
         if found is not None:
-            found = found.resolve()  # a symlink in a rule directory may point anywhere
+            found = resolve_path(found)  # a symlink in a rule directory may point anywhere
             if not self._admitted(found, target, span, "rule set"):
                 return None
         if found is None:
@@ -539,11 +561,11 @@ class Loader:
     # -- variants --
     def apply_variant(self, defs: Definitions, name: str, path: Path) -> None:
         """Apply a variant file's own definitions as a patch on `defs`."""
-        self._add_root(path.resolve().parent)
+        self._add_root(resolve_path(path).parent)
         tree = self._parse_file(path)
         if tree is None:
             return
-        items = self._expand_includes(tree, path.resolve(), [path.resolve()])
+        items = self._expand_includes(tree, resolve_path(path), [resolve_path(path)])
         extends = [i for i in items if isinstance(i, s.Extends)]
         if not extends:
             self.diags.error(
@@ -553,7 +575,7 @@ class Loader:
                 'add `extends "castell"` (or the rule set it is for) at the top',
             )
             return
-        base = self._locate(extends[0].target, path.resolve(), extends[0].span)
+        base = self._locate(extends[0].target, resolve_path(path), extends[0].span)
         if base is not None and display_path(base) not in defs.files:
             self.diags.error(
                 "E0274",

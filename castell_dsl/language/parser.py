@@ -32,7 +32,7 @@ from ..resources import grammar_path
 from . import parser_tables
 from . import syntax as s
 from .diagnostics import Diagnostics, Span
-from .source import MAX_INT_DIGITS, Source, check_nesting, open_brackets
+from .source import MAX_INT_DIGITS, Source, check_nesting, open_brackets, split_lines
 
 KEYWORDS = (
     "include", "extends", "override", "remove", "when", "for", "in", "if", "and", "or", "not",
@@ -355,7 +355,7 @@ def parse(source: Source, diags: Diagnostics) -> s.RuleFile | None:
 
 
 def _has_content(text: str) -> bool:
-    return any(line.strip() and not line.strip().startswith("#") for line in text.splitlines())
+    return any(line.strip() and not line.strip().startswith("#") for line in split_lines(text))
 
 
 # ---- syntax errors ----------------------------------------------------------------------------
@@ -489,7 +489,7 @@ def _report_syntax_error(
 def _report_eof(source: Source, diags: Diagnostics, expected) -> None:
     """Point at the bracket that was never closed, which is where the mistake usually is."""
     opener = _unclosed_bracket(source)
-    lines = source.text.splitlines() or [""]
+    lines = split_lines(source.text) or [""]
     last_line = len(lines)
     end = Span(source.path, last_line, len(lines[-1]) + 1, last_line, len(lines[-1]) + 2)
     if opener is not None:

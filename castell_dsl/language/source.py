@@ -17,9 +17,13 @@ from pathlib import Path
 from .diagnostics import Diagnostics, Span
 from .text import visible
 
-#: Largest rule file accepted. The whole of Castell is about 20 KB; this leaves room for large
-#: generated variants; parsing is linear (about 6 µs per byte: a full-size file in seconds).
-MAX_FILE_BYTES = 1_000_000
+#: Largest rule file accepted. The whole of Castell is 12 KB and Calico 14 KB; this leaves room
+#: for generated variants. Parsing is linear but costs 5 to 40 µs per byte (most for a long
+#: list of expressions), so the cap keeps the worst file at the cap within about three
+#: seconds. It was 1 MB, which let a 900 KB file take half a minute (issue 27).
+MAX_FILE_BYTES = 64_000
+#: Largest total of the files one load reads (the file, what it extends and includes, variants).
+MAX_LOAD_BYTES = 128_000
 #: Deepest nesting of braces, brackets and parentheses. Real rule files use 4 or 5.
 MAX_NESTING = 64
 #: Longest integer literal, in digits. Python refuses to convert very long ones anyway.
@@ -37,11 +41,33 @@ class Source:
     def lines(self) -> list[str]:
         """The lines, split once: a renderer asks for them once per diagnostic, and a large file
         with one diagnostic per list item made that quadratic (64,000 items took 43 s)."""
-        return self.text.splitlines()
+        return split_lines(self.text)
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of a rule file as the parser numbers them: split at "\n" only, without the
+    "\r" of a "\r\n". `str.splitlines` also splits at a lone "\r", a form feed, U+0085 or
+    U+2028, which a comment or a string may hold: its line numbers then disagree with every
+    span, and a formatter indexing lines by span took text from the wrong line."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
 class NotRegularFile(OSError):
     """Raised by `read_capped` for a FIFO, a device, a directory or a socket."""
+
+
+def resolve_path(path: str | os.PathLike[str]) -> Path:
+    """`Path.resolve()` that never raises: a loop of symbolic links (`a -> b -> a`, a link to
+    itself) makes `resolve()` raise RuntimeError (OSError from Python 3.13); the path is then
+    made absolute as it is, so the confinement check still sees where it is and reading it
+    fails with a located "too many levels of symbolic links" instead of a crash."""
+    try:
+        return Path(path).resolve()
+    except (RuntimeError, OSError):
+        return Path(os.path.abspath(path))
 
 
 def read_capped(path: Path, limit: int) -> bytes:
@@ -90,7 +116,7 @@ def decode_source(data: bytes, display: str, diags: Diagnostics) -> Source | Non
     if len(data) > MAX_FILE_BYTES:
         diags.error(
             "E0107",
-            f"file is larger than {MAX_FILE_BYTES // 1_000_000} MB",
+            f"file is larger than {MAX_FILE_BYTES // 1000} KB",
             Span.point(display),
             "rule files are small text files; split a generated file with `include`",
         )

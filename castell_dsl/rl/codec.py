@@ -187,6 +187,25 @@ class TextCodec:
         return cls(data["vocabulary"], [(k, n) for k, n in data["slots"]], overflow=overflow)
 
 
+def action_id(value: Any) -> int:
+    """An action id given by an agent, as an int: a Python or NumPy integer (or a 0-d integer
+    array, a tensor holding one). Anything else is refused with a TypeError, never truncated:
+    `int(3.7)` would play action 3 for a policy that meant something else. Booleans are
+    refused too (`True` is not an id)."""
+    import operator
+
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        raise TypeError(f"an action id is an integer, not a boolean ({value!r})")
+    try:
+        return operator.index(value)
+    except TypeError:
+        shown = repr(value)[:40]
+        raise TypeError(
+            f"an action id is an integer, not {type(value).__name__} ({shown}): round or "
+            "argmax your policy's output, and take ids whose action_mask entry is 1"
+        ) from None
+
+
 def encode(codec: ActionCodec, action: Action | str, legal: Sequence[Action]) -> int:
     """The id of `action` (an `Action` or its text) among the legal actions `legal`."""
     text = action if isinstance(action, str) else action.text
@@ -198,7 +217,7 @@ def encode(codec: ActionCodec, action: Action | str, legal: Sequence[Action]) ->
 
 def decode(codec: ActionCodec, index: int, legal: Sequence[Action]) -> Action:
     """The legal action whose id is `index` now; `ValueError` if the id is masked out."""
-    action = codec.assign(legal).get(index)
+    action = codec.assign(legal).get(action_id(index))
     if action is None:
         raise ValueError(f"action id {index} ({codec.label(index)}) is not legal now")
     return action

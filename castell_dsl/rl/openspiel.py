@@ -33,6 +33,7 @@ import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from ..engine.game import Game
+from .codec import action_id
 from .spec import GameSpec, game_spec
 
 SHORT_NAME = "castell_dsl"
@@ -164,16 +165,18 @@ class CastellDSLState(pyspiel.State):
         return sorted(self._ids())
 
     def _apply_action(self, action: int) -> None:
-        chosen = self._ids().get(int(action))
+        index = action_id(action)
+        chosen = self._ids().get(index)
         if chosen is None:
-            raise ValueError(f"action {action} ({self.spec.codec.label(action)}) is not legal")
+            raise ValueError(f"action {index} ({self.spec.codec.label(index)}) is not legal")
         self.engine.apply(chosen)
         self._held.legal = None
 
     def _action_to_string(self, player: int, action: int) -> str:
         legal = self._ids() if player == self.engine.current_player else {}
-        chosen = legal.get(int(action))
-        return chosen.text if chosen is not None else self.spec.codec.label(int(action))
+        index = action_id(action)
+        chosen = legal.get(index)
+        return chosen.text if chosen is not None else self.spec.codec.label(index)
 
     def is_terminal(self) -> bool:
         return self.engine.is_over()

@@ -22,6 +22,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..engine.game import Game
+from .codec import action_id
 from .spec import GameSpec, game_spec
 
 
@@ -99,10 +100,11 @@ class CastellEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        chosen = self._legal.get(int(action))
+        index = action_id(action)
+        chosen = self._legal.get(index)
         if chosen is None:
             raise ValueError(
-                f"{agent}: action {int(action)} ({self.spec.codec.label(int(action))}) is not "
+                f"{agent}: action {index} ({self.spec.codec.label(index)}) is not "
                 "legal now; pick one whose action_mask entry is 1"
             )
         assert self.game is not None

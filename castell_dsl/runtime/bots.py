@@ -86,8 +86,15 @@ def _check_setting(bot: str, key: str, value: Any, default: Any, bounds: Any) ->
     return value
 
 
-def checked_settings(spec: str) -> tuple[Any, dict[str, Any]]:
-    """The factory a spec names and its complete settings, every one checked (BotSpecError)."""
+def served_ranges(factory: Any) -> Mapping[str, tuple[float, float]]:
+    """The ranges a server accepts from the network: `BotFactory.served` over `ranges`."""
+    served = getattr(factory, "served", None)
+    return {**setting_ranges(factory), **(served if isinstance(served, Mapping) else {})}
+
+
+def checked_settings(spec: str, *, served: bool = False) -> tuple[Any, dict[str, Any]]:
+    """The factory a spec names and its complete settings, every one checked (BotSpecError).
+    `served`: the spec came over a network, and the factory's `served` ranges apply."""
     name, settings = parse_bot_spec(spec)
     factories = registries().bots
     factory = factories.get(name)
@@ -104,16 +111,17 @@ def checked_settings(spec: str) -> tuple[Any, dict[str, Any]]:
             f"bot '{name}' has no setting '{unknown[0]}'"
             + (f" (settings: {', '.join(factory.settings)})" if factory.settings else "")
         )
-    ranges = setting_ranges(factory)
+    ranges = served_ranges(factory) if served else setting_ranges(factory)
     merged = dict(factory.settings)
     for key, value in settings.items():
         merged[key] = _check_setting(name, key, value, factory.settings[key], ranges.get(key))
     return factory, merged
 
 
-def check_bot_spec(spec: str) -> None:
-    """Refuse (BotSpecError) a spec that `make_bot` would refuse, without building a bot."""
-    checked_settings(spec)
+def check_bot_spec(spec: str, *, served: bool = False) -> None:
+    """Refuse (BotSpecError) a spec that `make_bot` would refuse, without building a bot;
+    `served`: within the tighter ranges a server accepts from the network."""
+    checked_settings(spec, served=served)
 
 
 def make_bot(spec: str, rules: RuleSet, seat: int, game_seed: int) -> Bot:

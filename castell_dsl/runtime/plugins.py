@@ -133,7 +133,17 @@ class IsolatingPluginManager(pluggy.PluginManager):
         return super().register(self._isolated(plugin, name), name)
 
     def _isolated(self, plugin: object, name: str) -> object:
-        proxy = types.SimpleNamespace(__name__=getattr(plugin, "__name__", name), plugin=plugin)
+        """The plugin as registered: a module standing for it (its name, file and the plugin
+        itself as `__wrapped__`, so `castell plugins` and asset checks still see where it
+        comes from) whose hook implementations are guarded."""
+        proxy = types.ModuleType(getattr(plugin, "__name__", name))
+        home = (
+            plugin
+            if isinstance(plugin, types.ModuleType)
+            else sys.modules.get(type(plugin).__module__)
+        )
+        proxy.__file__ = getattr(home, "__file__", None)
+        proxy.__dict__["__wrapped__"] = plugin
         for attr in dir(plugin):
             opts = self.parse_hookimpl_opts(plugin, attr)
             if opts is None:

@@ -13,7 +13,6 @@ import statistics
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -25,6 +24,7 @@ from .bots import make_bot
 from .games import start_game
 from .loading import load_rules
 from .saves import save_record, write_save
+from .workers import worker_pool
 
 
 @dataclass(frozen=True)
@@ -181,16 +181,15 @@ def run_tasks(
         for index in range(games):
             yield task(index)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # Stopped early (an error, Ctrl-C, a consumer that had enough), the workers are stopped
+    # too; killed, they exit by themselves (`runtime/workers.py`).
+    with worker_pool(jobs) as pool:
         futures = _in_order(
             lambda indices: pool.submit(_run_chunk, task, list(indices)),
             games, chunk, window=2 * jobs,
         )  # fmt: skip
-        try:
-            for future in futures:
-                yield from future.result()
-        finally:  # stopped early (an error, Ctrl-C, a consumer that had enough): no more work
-            pool.shutdown(wait=True, cancel_futures=True)
+        for future in futures:
+            yield from future.result()
 
 
 def run_batch(spec: SimulationSpec, jobs: int = 1, chunk: int = 8) -> Iterator[dict[str, Any]]:

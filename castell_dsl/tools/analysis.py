@@ -9,7 +9,7 @@ an error in its base, and the server shows it there and, as related information,
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,7 +21,7 @@ from ..language.loader import Definitions, Loader
 from ..language.parser import parse
 from ..language.ruleset import RuleSet
 from ..language.schema import Kind
-from ..language.source import Source
+from ..language.source import MAX_FILE_BYTES, Source, decode_source, resolve_path
 from ..runtime.loading import find_mechanics, mechanics_names, rule_path
 
 
@@ -48,13 +48,32 @@ class Analysis:
         return Path(os.path.abspath(shown))
 
 
-def analyze(path: Path, text: str) -> Analysis:
-    """Parse, resolve and compile a document's text as the file at `path`."""
-    path = path.resolve()
+class Cancelled(Exception):
+    """A newer text of the document arrived: this analysis is of no use any more."""
+
+
+def _never() -> bool:
+    return False
+
+
+def analyze(path: Path, text: str, cancelled: Callable[[], bool] = _never) -> Analysis:
+    """Parse, resolve and compile a document's text as the file at `path`.
+
+    The text is held to the limits `castell validate` holds a file to (its size and encoding:
+    E0107, E0108), so an editor cannot make the server parse a 10 MB document. `cancelled` is
+    asked between the steps; when it says so the analysis stops with `Cancelled`.
+    """
+    path = resolve_path(path)
     diags = Diagnostics()
+    if not _within_limits(text, str(path), diags):
+        return Analysis(path, text, None, diags.sorted(), None, None)
     tree = parse(Source(str(path), text), Diagnostics())
+    if cancelled():
+        raise Cancelled
     loader = Loader(rule_path(), diags)
     definitions = loader.load_text(text, str(path))
+    if cancelled():
+        raise Cancelled
     rules = None
     kinds: Mapping[str, Kind] = {}
     if definitions is not None and not diags.has_errors:
@@ -64,6 +83,14 @@ def analyze(path: Path, text: str) -> Analysis:
     sources = dict(definitions.sources if definitions is not None else {})
     sources.update(loader.sources)
     return Analysis(path, text, tree, diags.sorted(), definitions, rules, kinds, sources)
+
+
+def _within_limits(text: str, shown: str, diags: Diagnostics) -> bool:
+    """Whether a document's text passes the checks a file's bytes pass (`source.decode_source`:
+    size, NUL characters), reported with the same codes."""
+    if len(text) > MAX_FILE_BYTES:  # at least as many bytes as characters: too large
+        return decode_source(b"x" * (MAX_FILE_BYTES + 1), shown, diags) is not None
+    return decode_source(text.encode("utf-8", "surrogatepass"), shown, diags) is not None
 
 
 def schema_kinds(definitions: Definitions) -> Mapping[str, Kind]:

@@ -25,6 +25,7 @@ from functools import cache
 from lark import Lark, Token, Tree
 
 from ..language import parser_tables
+from ..language.source import split_lines
 from ..resources import grammar_path
 
 
@@ -94,7 +95,7 @@ def parse_concrete(text: str) -> Concrete:
         tree = _parser().parse(text)
         raw = list(_SINK)
         _SINK.clear()
-    lines = text.splitlines()
+    lines = split_lines(text)
     concrete = Concrete(tree, lines)
     tokens = leaves(tree)
     starts = [t.start_pos or 0 for t in tokens]

@@ -18,7 +18,7 @@ from ..language import syntax as s
 from ..language.diagnostics import Span
 from ..language.loader import Definition, is_path_like
 from ..language.schema import Field, FieldType, Kind, ListOf, MapOf, Ref, Struct, Symbol
-from ..language.source import brackets
+from ..language.source import brackets, resolve_path, split_lines
 from ..runtime.loading import rule_path
 from .analysis import Analysis
 
@@ -44,7 +44,7 @@ class Word:
 
 def word_at(text: str, line: int, column: int) -> Word | None:
     """The name or string under (or just before) the cursor."""
-    lines = text.splitlines()
+    lines = split_lines(text)
     if not 1 <= line <= len(lines):
         return None
     for match in _WORD.finditer(lines[line - 1]):
@@ -253,13 +253,13 @@ def target_file(analysis: Analysis, directive: str, target: str) -> Path | None:
     """The file an `extends` or `include` names."""
     here = analysis.path.parent
     if directive == "include" or is_path_like(target):
-        candidate = (here / target).resolve()
+        candidate = resolve_path(here / target)
         return candidate if candidate.is_file() else None
     return rule_path().find_rules(target)
 
 
 def directive_at(analysis: Analysis, line: int) -> str | None:
-    lines = analysis.text.splitlines()
+    lines = split_lines(analysis.text)
     if not 1 <= line <= len(lines):
         return None
     head = lines[line - 1].split()
@@ -271,7 +271,7 @@ def directive_at(analysis: Analysis, line: int) -> str | None:
 
 def open_heads(text: str, line: int, column: int) -> list[str]:
     """The keys of the blocks open at the cursor, outermost first (`override KIND` gives KIND)."""
-    lines = text.splitlines()
+    lines = split_lines(text)
     current = lines[line - 1][: column - 1] if 1 <= line <= len(lines) else ""
     before = "\n".join([*lines[: line - 1], current])
     stack: list[str] = []
@@ -288,7 +288,7 @@ def open_heads(text: str, line: int, column: int) -> list[str]:
 
 def words_before(text: str, line: int, column: int) -> list[str]:
     """The complete words on the cursor's line before it, since the last brace."""
-    lines = text.splitlines()
+    lines = split_lines(text)
     current = lines[line - 1][: column - 1] if 1 <= line <= len(lines) else ""
     segment = re.split(r"[{}]", current)[-1]
     words = segment.split()

@@ -10,7 +10,9 @@ and completion while the text does not parse.
 
 from __future__ import annotations
 
+import asyncio
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -20,7 +22,8 @@ from pygls.lsp.server import LanguageServer
 from .. import __version__
 from ..language import syntax as s
 from ..language.diagnostics import Diagnostic, Span
-from .analysis import Analysis, analyze
+from ..language.source import MAX_FILE_BYTES, read_capped
+from .analysis import Analysis, Cancelled, analyze
 from .formatter import format_text
 from .navigation import (
     DIRECTIVES,
@@ -45,13 +48,22 @@ from .navigation import (
 
 
 class CastellServer(LanguageServer):
-    """The pygls server, with the analyses of the open documents."""
+    """The pygls server, with the analyses of the open documents.
+
+    A document is analysed in a background thread after each change, so the server keeps
+    answering while a large document compiles: every change gives the document a new
+    generation, an analysis of an older one stops at its next step (`analysis.Cancelled`) or
+    is dropped when it ends, and queued ones that are already stale never start.
+    """
 
     def __init__(self) -> None:
         super().__init__("castell-lsp", __version__)
         self.analyses: dict[str, Analysis] = {}
         #: Other files this document's diagnostics were published to (cleared on the next run).
         self.elsewhere: dict[str, set[str]] = defaultdict(set)
+        #: The latest generation of each document (one more per change).
+        self.generations: dict[str, int] = defaultdict(int)
+        self.validator = ThreadPoolExecutor(1, thread_name_prefix="castell-lsp-validate")
 
 
 server = CastellServer()
@@ -158,9 +170,56 @@ def publish(ls: CastellServer, uri: str, analysis: Analysis) -> None:
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri, here))
 
 
+def document_text(ls: CastellServer, uri: str) -> str:
+    """An open document's text, or an unopened one's file read as `castell validate` reads it
+    (a regular file, at most the rule-file cap; "" when it cannot be read: the analysis of
+    that text says nothing about a file the editor did not open)."""
+    opened = ls.workspace.text_documents.get(unquote(uri))
+    if opened is not None:
+        return opened.source
+    path = uri_path(uri)
+    try:
+        data = read_capped(path, MAX_FILE_BYTES)
+    except OSError:
+        return ""
+    if len(data) > MAX_FILE_BYTES:
+        return "x" * (MAX_FILE_BYTES + 1)  # analysed as too large (E0107), like the file
+    return data.decode("utf-8", "replace")
+
+
 def refresh(ls: CastellServer, uri: str) -> None:
-    document = ls.workspace.get_text_document(uri)
-    analysis = analyze(uri_path(uri), document.source)
+    """Analyse the document now and publish (a request about a document not analysed yet)."""
+    store(ls, uri, analyze(uri_path(uri), document_text(ls, uri)))
+
+
+def schedule(ls: CastellServer, uri: str) -> None:
+    """Analyse the document's current text in the background; publish unless it changed."""
+    ls.generations[uri] += 1
+    wanted = ls.generations[uri]
+    text = document_text(ls, uri)
+
+    def current() -> bool:
+        return ls.generations.get(uri) == wanted
+
+    def work() -> Analysis | None:
+        if not current():
+            return None  # a newer text is queued behind this one
+        try:
+            return analyze(uri_path(uri), text, cancelled=lambda: not current())
+        except Cancelled:
+            return None
+
+    def done(future: asyncio.Future[Analysis | None]) -> None:
+        analysis = future.result() if not future.cancelled() else None
+        if analysis is not None and current():
+            store(ls, uri, analysis)
+
+    future = asyncio.get_running_loop().run_in_executor(ls.validator, work)
+    future.add_done_callback(done)
+
+
+def store(ls: CastellServer, uri: str, analysis: Analysis) -> None:
+    """Keep the analysis for requests and publish its diagnostics."""
     previous = ls.analyses.get(uri)
     if analysis.definitions is None and previous is not None:
         # Keep what the last good text defined, for navigation while typing.
@@ -175,23 +234,24 @@ def refresh(ls: CastellServer, uri: str) -> None:
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: CastellServer, params: lsp.DidOpenTextDocumentParams) -> None:
-    refresh(ls, params.text_document.uri)
+    schedule(ls, params.text_document.uri)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: CastellServer, params: lsp.DidChangeTextDocumentParams) -> None:
-    refresh(ls, params.text_document.uri)
+    schedule(ls, params.text_document.uri)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: CastellServer, params: lsp.DidSaveTextDocumentParams) -> None:
-    refresh(ls, params.text_document.uri)
+    schedule(ls, params.text_document.uri)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: CastellServer, params: lsp.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
     ls.analyses.pop(uri, None)
+    ls.generations.pop(uri, None)  # an analysis still running is dropped
     for other in ls.elsewhere.pop(uri, set()) | {uri}:
         ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(other, []))
 
@@ -386,15 +446,20 @@ def _entry_symbol(entry: s.Entry, lines: list[str], top: bool) -> lsp.DocumentSy
 
 @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
 def formatting(ls: CastellServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit]:
-    document = ls.workspace.get_text_document(params.text_document.uri)
-    result = format_text(document.source, str(uri_path(params.text_document.uri)))
-    if result.text is None or result.text == document.source:
+    source = document_text(ls, params.text_document.uri)
+    if len(source) > MAX_FILE_BYTES:
+        return []  # too large to be a rule file (E0107 is shown)
+    result = format_text(source, str(uri_path(params.text_document.uri)))
+    if result.text is None or result.text == source:
         return []  # a syntax error is already shown as a diagnostic
-    lines = document.source.splitlines()
+    lines = source.splitlines()
     end = lsp.Position(len(lines), 0)
     return [lsp.TextEdit(lsp.Range(lsp.Position(0, 0), end), result.text)]
 
 
 def main() -> None:
-    """Serve over stdio until the client exits."""
-    server.start_io()
+    """Serve over stdio until the client exits, every message read within bounds
+    (`framing.py`)."""
+    from .framing import serve_stdio
+
+    serve_stdio(server)

@@ -44,7 +44,7 @@ def parse_patch(
 def parse_cell(text: str) -> tuple[int, int]:
     """`3,2` -> (3, 2): column then row."""
     parts = text.replace(" ", "").split(",")
-    if len(parts) != 2 or not all(p.isdigit() and len(p) <= 3 for p in parts):
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() and len(p) <= 3 for p in parts):
         raise ActionSyntaxError(
             f"'{text}' is not a hex; write column,row (0-based), e.g. place pink/vines 2,2"
         )
@@ -76,7 +76,11 @@ def parse_take(
     patch = parse_patch(patch_text, colours, patterns, npatterns)
     if not sep:
         return patch, None
-    if not slot_text.isdigit() or len(slot_text) > 3 or int(slot_text) < 1:
+    if (
+        not (slot_text.isascii() and slot_text.isdigit())
+        or len(slot_text) > 3
+        or int(slot_text) < 1
+    ):
         raise ActionSyntaxError(
             f"'{slot_text}' is not a market slot; slots count from 1, farthest from the bag "
             "(take yellow/dots@2)"

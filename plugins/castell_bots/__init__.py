@@ -24,6 +24,15 @@ RANGES: dict[str, dict[str, tuple[float, float]]] = {
     },
 }
 
+#: The tighter ranges `castell serve` accepts from the network (BotFactory.served): a decision
+#: within them takes about a second on one core, so strangers cannot fill the server's bot
+#: workers with minute-long moves.
+SERVED: dict[str, dict[str, tuple[float, float]]] = {
+    "random": {},
+    "greedy": {"max_actions": (1, 100)},
+    "mcts": {"iterations": (1, 2_000), "time": (0.0, 2.0), "rollout": (0, 50)},
+}
+
 
 @hookimpl
 def register_bots() -> list[BotFactory]:
@@ -37,6 +46,7 @@ def register_bots() -> list[BotFactory]:
             "uniformly among the legal actions",
             lambda rules, seat, seed: RandomBot(seed),
             ranges=RANGES["random"],
+            served=SERVED["random"],
         ),
         BotFactory(
             "greedy",
@@ -44,6 +54,7 @@ def register_bots() -> list[BotFactory]:
             lambda rules, seat, seed, **settings: GreedyBot(seed, **settings),
             {"max_actions": 12},
             RANGES["greedy"],
+            SERVED["greedy"],
         ),
         BotFactory(
             "mcts",
@@ -51,5 +62,6 @@ def register_bots() -> list[BotFactory]:
             lambda rules, seat, seed, **settings: MCTSBot(seed, **settings),
             {"iterations": 0, "time": 0.0, "c": 0.3, "rollout": 0, "scale": 4.0},
             RANGES["mcts"],
+            SERVED["mcts"],
         ),
     ]

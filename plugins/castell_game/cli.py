@@ -37,11 +37,15 @@ def _logic(rules_name: str) -> CastellLogic:
     from castell_dsl.runtime.games import logic_for
     from castell_dsl.runtime.loading import load_rules
 
+    from .arguments import TowerArgumentError, tower_rule_set
+
     try:
         # The tower command is Castell's own: its rule sets run on Castell's logic.
-        return cast("CastellLogic", logic_for(load_rules(rules_name)))
+        return cast("CastellLogic", logic_for(tower_rule_set(load_rules(rules_name))))
     except RuleError as exc:
         raise BadInput(f"cannot load rules '{rules_name}': {exc}") from None
+    except TowerArgumentError as exc:
+        raise BadInput(str(exc)) from None
 
 
 def parse_ranks(values: tuple[str, ...], logic: CastellLogic) -> dict[str, int]:
@@ -51,22 +55,24 @@ def parse_ranks(values: tuple[str, ...], logic: CastellLogic) -> dict[str, int]:
     for item in values:
         name, sep, number = item.partition("=")
         if not sep:
-            raise BadInput(f"--rank takes SKILL=N, e.g. balance=2 (got '{item}')")
+            raise BadInput(f"--rank takes SKILL=N, e.g. balance=2 (got '{item[:40]}')")
         if name not in logic.skills:
             hint = did_you_mean(name, logic.skills)
             raise BadInput(
-                f"unknown skill '{name}'"
+                f"unknown skill '{name[:40]}'"
                 + (f"; {hint}" if hint else f" (skills: {', '.join(logic.skills)})")
             )
         try:
             rank = int(number)
         except ValueError:
-            raise BadInput(f"the rank of {name} must be a whole number (got '{number}')") from None
+            raise BadInput(
+                f"the rank of {name} must be a whole number (got '{number[:40]}')"
+            ) from None
         if rank < 0:
-            raise BadInput(f"the rank of {name} cannot be negative (got {rank})")
+            raise BadInput(f"the rank of {name} cannot be negative (got {str(rank)[:40]})")
         highest = logic.max_rank[logic.skill_index[name]]
         if rank > highest:
-            raise BadInput(f"the rank of {name} is at most {highest} (got {rank})")
+            raise BadInput(f"the rank of {name} is at most {highest} (got {str(rank)[:40]})")
         ranks[name] = rank
     return ranks
 
@@ -87,20 +93,22 @@ def parse_shape(value: str | None) -> list[int] | None:
     if value is None:
         return None
     parts = value.split("-")
-    if not all(p.isdigit() and int(p) > 0 for p in parts):
+    if not all(p.isascii() and p.isdigit() and len(p) <= 9 and int(p) > 0 for p in parts):
         raise BadInput(
-            f"--shape takes castellers per level, bottom first, e.g. 4-3-2-1 (got '{value}')"
+            f"--shape takes castellers per level, bottom first, e.g. 4-3-2-1 (got '{value[:40]}')"
         )
     return [int(p) for p in parts]
 
 
-def parse_team(value: str) -> list[int]:
+def parse_team(value: str, limit: int) -> list[int]:
     items = [i.strip() for i in value.split(",")]
     if not value.strip() or not all(items):
         raise BadInput("--team needs at least one casteller number, e.g. --team 1,2,2,5")
+    if len(items) > limit:
+        raise BadInput(f"--team has {len(items):,} castellers (the bag holds {limit:,})")
     for item in items:
-        if not item.isdigit():
-            raise BadInput(f"'{item}' in --team is not a casteller number")
+        if not (item.isascii() and item.isdigit()) or len(item) > 9:
+            raise BadInput(f"'{item[:20]}' in --team is not a casteller number")
     return [int(i) for i in items]
 
 
@@ -245,16 +253,26 @@ def best_command(
     Ties are broken by more matching castellers, then fewer skill uses, then the largest
     tower comparing levels bottom-up.
     """
+    from .arguments import most_castellers
+
     try:
         logic = _logic(rules_name)
-        team_list = parse_team(team)
+        team_list = parse_team(team, most_castellers(logic.rules))
         rank_map = parse_ranks(ranks, logic)
         need_list = parse_needs(needs, logic)
         shape_list = parse_shape(shape)
     except BadInput as exc:
         _fail(ctx, str(exc))
         return
-    result = logic.best_tower_dict(team_list, rank_map, sizes, min_levels, shape_list, need_list)
+    from .api import best_tower_checked
+
+    try:
+        result = best_tower_checked(
+            logic.tower_rules, team_list, rank_map, list(sizes), min_levels, shape_list, need_list
+        )
+    except ValueError as exc:  # a casteller number the game does not have
+        _fail(ctx, str(exc))
+        return
     if fmt == "json":
         click.echo(json.dumps(result))
     elif result["found"]:

@@ -26,9 +26,9 @@ def parse_levels(text: str) -> Levels:
             raise NotationError(f"level {i} is empty; write levels like 5,5,5/4,4/3")
         numbers = []
         for item in part.split(","):
-            if not item.isdigit() or len(item) > 3:
+            if not (item.isascii() and item.isdigit()) or len(item) > 3:
                 raise NotationError(
-                    f"'{item}' in level {i} is not a casteller number; "
+                    f"'{item[:20]}' in level {i} is not a casteller number; "
                     "write levels like 5,5,5/4,4/3"
                 )
             numbers.append(int(item))
@@ -44,7 +44,7 @@ def format_levels(levels: Sequence[Sequence[int]]) -> str:
 def parse_numbers(text: str, what: str = "casteller numbers") -> tuple[int, ...]:
     """`"3 7"` or `"3,7"` → (3, 7)."""
     items = text.replace(",", " ").split()
-    if not items or not all(item.isdigit() and len(item) <= 3 for item in items):
+    if not items or not all(i.isascii() and i.isdigit() and len(i) <= 3 for i in items):
         raise NotationError(f"expected {what}, e.g. 3 7")
     return tuple(int(item) for item in items)
 

@@ -195,7 +195,7 @@ class TerminalApp:
         word, _, rest = text.partition(" ")
         word = word.lower()
         actions = session.game.legal_actions()
-        if text.isdigit():
+        if text.isascii() and text.isdigit() and len(text) <= 9:
             index = int(text)
             if not 1 <= index <= len(actions):
                 self.console.print(f"[red]No action {index}: choose 1 to {len(actions)}.[/red]")

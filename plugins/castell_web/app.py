@@ -5,21 +5,24 @@ Routes (docs/web.md):
 - `GET /` lobby, `GET /play/{id}` play (a seat's token in the URL fragment), `GET /watch/{id}`,
   `GET /replay` and `GET /replay/{id}`: static pages, the same for everyone.
 - `GET /api/games`; `POST /api/matches`, `GET /api/matches`, `GET /api/matches/{id}`,
-  `GET /api/matches/{id}/save`, `GET /api/matches/{id}/steps`, `POST /api/replay`.
+  `GET /api/matches/{id}/save` (once the match is over), `GET /api/matches/{id}/steps`,
+  `POST /api/replay`.
 - `WS /ws/matches/{id}?token=…`: the protocol (docs/protocol.md, "Over WebSocket").
+
+Every request first passes `guard.Guard` (Host, Origin, security headers); every body is read
+by `guard.read_json`; every limit is in `limits.Limits` (docs/security.md, "The web server").
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -28,6 +31,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from castell_dsl.runtime import protocol as m
 
 from .assets import STATIC, game_assets, renderer_url
+from .bots import BotPool
+from .guard import BadRequest, Guard, Policy, read_json
+from .limits import Limits
 from .lobby import Lobby, catalogue
 from .matches import RATE_BURST, RATE_PER_SECOND, Connection, Refused
 from .replays import steps_of
@@ -35,48 +41,31 @@ from .store import MatchStore
 
 log = logging.getLogger("castell_web")
 
-#: The largest JSON body the API reads (a creation request, an uploaded save).
-MAX_BODY = 1024 * 1024
-#: Headers on every page: no framing by other sites, no sniffing, scripts only from here.
-SECURITY_HEADERS = {
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
-    "Content-Security-Policy": (
-        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-        "connect-src 'self' ws: wss:; frame-ancestors 'none'"
-    ),
-}
-
 
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-async def _json_body(request: Request) -> Any:
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise Refused(f"the request is larger than {MAX_BODY // 1024} KiB")
-    try:
-        return json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise Refused(f"the request body is not JSON ({exc})") from None
-
-
 def create_app(
-    store: MatchStore | None = None, rate: tuple[float, float] = (RATE_BURST, RATE_PER_SECOND)
-) -> Starlette:
+    store: MatchStore | None = None,
+    rate: tuple[float, float] = (RATE_BURST, RATE_PER_SECOND),
+    *,
+    limits: Limits | None = None,
+    policy: Policy | None = None,
+) -> Guard:
     """The server for one store (None: matches live in memory only, for tests). `rate` is
-    each connection's message budget: a burst, then so many per second
-    (`app.state.rate`, read at each new connection)."""
-    lobby = Lobby(store)
+    each connection's message budget: a burst, then so many per second (`app.state.rate`,
+    read at each new connection). `policy`: the hosts and origins accepted (by default, those
+    of a server on loopback)."""
+    limits = limits or Limits()
+    bots = BotPool(limits.bot_workers, limits.bot_turn_seconds, limits.hint_seconds)
+    lobby = Lobby(store, bots, limits)
     assets = game_assets()
+    sockets = {"open": 0}
 
     def page(name: str) -> Any:
         async def endpoint(_request: Request) -> Response:
-            return FileResponse(STATIC / name, headers=SECURITY_HEADERS)
+            return FileResponse(STATIC / name)
 
         return endpoint
 
@@ -89,12 +78,18 @@ def create_app(
         ]
         return JSONResponse({"games": found, "bots": sorted(registries().bots)})
 
+    async def body_of(request: Request) -> Any:
+        try:
+            return await read_json(request, limits)
+        except ClientDisconnect:
+            raise BadRequest(400, "the request body did not arrive") from None
+
     async def create(request: Request) -> Response:
         try:
-            body = await _json_body(request)
-            if not isinstance(body, dict):
-                raise Refused("send a JSON object: {rules, variants, players, seed}")
+            body = await body_of(request)
             new = await asyncio.to_thread(lobby.create, body)
+        except BadRequest as exc:
+            return _error(exc.status, exc.message)
         except Refused as exc:
             return _error(400, str(exc))
         match = new.match
@@ -126,6 +121,12 @@ def create_app(
         match = _match(request)
         if match is None:
             return _error(404, "no such match")
+        if not match.game.is_over():
+            return _error(
+                403,
+                "a save holds the match's seed, which tells future draws: it can be "
+                "downloaded when the match is over",
+            )
         async with match.lock:
             record = lobby.save(match.id)
         return JSONResponse(
@@ -145,9 +146,9 @@ def create_app(
 
     async def upload(request: Request) -> Response:
         try:
-            record = await _json_body(request)
-        except Refused as exc:
-            return _error(400, str(exc))
+            record = await body_of(request)
+        except BadRequest as exc:
+            return _error(exc.status, exc.message)
         return await _steps_response(record)
 
     async def _steps_response(
@@ -166,20 +167,38 @@ def create_app(
 
     async def play_socket(websocket: WebSocket) -> None:
         match = lobby.matches.get(websocket.path_params["id"])
+        if sockets["open"] >= limits.connections:
+            await websocket.close(code=1013)  # try again later
+            return
         await websocket.accept()
         if match is None:
             await websocket.send_text(m.encode(m.error("no-match", "no such match")))
             await websocket.close(code=4404)
             return
+        token = websocket.query_params.get("token")
         try:
-            seat = match.seat_of(websocket.query_params.get("token"))
+            if token is not None and len(token) > 100:
+                raise Refused("this link's token is not a seat of this match")
+            seat = match.seat_of(token)
         except Refused as exc:
             await websocket.send_text(m.encode(m.error("bad-token", str(exc))))
             await websocket.close(code=4403)
             return
+        if len(match.connections) >= limits.sockets_per_match:
+            message = f"this match has {limits.sockets_per_match} connections, its most"
+            await websocket.send_text(m.encode(m.error("too-many-connections", message)))
+            await websocket.close(code=4429)
+            return
         burst, per_second = websocket.app.state.rate
-        conn = Connection(websocket.send_text, seat, (burst, per_second), allowance=burst)
+        conn = Connection(
+            websocket.send_text,
+            seat,
+            (burst, per_second),
+            outbox=asyncio.Queue(limits.outbox_messages),
+            allowance=burst,
+        )
         pump = asyncio.create_task(conn.pump())
+        sockets["open"] += 1
         match.join(conn, renderer_url(assets, match.mechanics))
         try:
             while not conn.closed:
@@ -194,6 +213,7 @@ def create_app(
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
+            sockets["open"] -= 1
             match.leave(conn)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(pump, timeout=1)
@@ -210,6 +230,7 @@ def create_app(
         yield
         for match in list(lobby.matches.values()):
             await match.stop()
+        await bots.close()
 
     routes = [
         Route("/", page("lobby.html")),
@@ -234,4 +255,6 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.lobby = lobby
     app.state.rate = rate
-    return app
+    app.state.limits = limits
+    app.state.bots = bots
+    return Guard(app, policy or Policy.for_address("127.0.0.1"))

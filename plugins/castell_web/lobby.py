@@ -1,18 +1,28 @@
 """The lobby: which games are installed, creating matches, and rebuilding them after a restart.
 
-Creation requests come from the network, so every field is checked here: a rule set is named
-from the installed ones only (never a path), variants by plain names, seats by bot specs.
+Creation requests come from the network, so every field is checked here, strictly: a rule set
+and its variants are chosen by name among the installed ones only (never a path: see
+`castell_dsl.runtime.installed`), seats are bot specs within the tighter ranges a server
+accepts (`BotFactory.served`), and the seed is a whole number (not `true`, not `1.0`).
 """
 
 from __future__ import annotations
 
 import functools
+import logging
 import re
 import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from castell_dsl.runtime.loading import load_rules
+from castell_dsl.language.diagnostics import RuleError
+from castell_dsl.runtime.installed import (
+    NotInstalled,
+    Shadowed,
+    installed_rule_sets,
+    installed_variants,
+    load_installed,
+)
 from castell_dsl.runtime.saves import (
     SAVE_FORMAT,
     SaveError,
@@ -22,11 +32,18 @@ from castell_dsl.runtime.saves import (
 )
 from castell_dsl.runtime.session import HUMAN, Session
 
+from .bots import BotPool
+from .limits import Limits
 from .matches import Match, Refused, token_hash
 from .seating import Seating, SeatingError, clean_clock, clean_name
 from .store import MatchStore, StoredMatch
 
-VARIANT_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+log = logging.getLogger("castell_web")
+
+#: The fields of a creation request.
+FIELDS = frozenset({"rules", "variants", "players", "seed", "names", "clock", "stand_in"})
+#: Longest seat entry ("you", "empty" or a bot spec).
+MAX_SEAT = 80
 #: A seat the creator leaves open: an invite link whose turns the stand-in plays meanwhile.
 EMPTY_SEAT = "empty"
 
@@ -43,40 +60,26 @@ def players_phrase(title: str, low: int, high: int) -> str:
     return f"{title} is for {low} to {high} players"
 
 
-def _available_variants(rules_name: str) -> list[str]:
-    from castell_dsl.runtime.loading import rule_path
-    from castell_dsl.runtime.plugins import registries
-
-    path = rule_path()
-    found = path.find_rules(rules_name)
-    names = set(path.variant_names([found] if found else []))
-    for name, variant in registries().variants.items():
-        if not variant.applies_to or rules_name in variant.applies_to:
-            names.add(name)
-    return sorted(names, key=natural_key)
-
-
 @functools.cache
 def catalogue() -> tuple[dict[str, Any], ...]:
     """The installed games for the lobby: rule set, title, player range, variants (in natural
     order) and the player range of each variant that changes it, the default game first.
     Computed once per process (the installed games do not change while it runs)."""
-    from castell_dsl.language.diagnostics import RuleError
-    from castell_dsl.runtime.loading import default_rules, rule_path
+    from castell_dsl.runtime.loading import default_rules
 
     out = []
-    for name in rule_path().rule_names():
+    for name in installed_rule_sets():
         try:
-            rules = load_rules(name)
-        except RuleError:
+            rules = load_installed(name)
+        except (RuleError, NotInstalled, Shadowed):
             continue
         low, high = rules.game.players
-        variants = _available_variants(name)
+        variants = sorted(installed_variants(name), key=natural_key)
         ranges = {}
         for variant in variants:
             try:
-                changed = load_rules(name, (variant,)).game.players
-            except RuleError:
+                changed = load_installed(name, [variant]).game.players
+            except (RuleError, NotInstalled, Shadowed):
                 continue
             if tuple(changed) != (low, high):
                 ranges[variant] = list(changed)
@@ -98,6 +101,60 @@ def catalogue() -> tuple[dict[str, Any], ...]:
     return tuple(out)
 
 
+def stored_rules(identity: dict[str, Any]) -> Any:
+    """The installed rules a stored match (or a worker's `Work`) names by its rules identity,
+    by installed names only; Refused when they are not installed or changed since."""
+    fmt = SAVE_FORMAT if "content_hash" in identity else "castell-save/2"
+    try:
+        return rules_from_identity(identity, fmt, installed_only=True)
+    except SaveError as exc:
+        raise Refused(str(exc)) from None
+
+
+def load_named_rules(rules_name: Any, variants: Any) -> Any:
+    """Installed rules chosen by name over the network (Refused otherwise: the message depends
+    only on what is installed, never on what else exists on the server's disk)."""
+    try:
+        return load_installed(rules_name, variants)
+    except NotInstalled as exc:
+        raise Refused(f"{exc} (see /api/games)") from None
+    except Shadowed as exc:  # the operator's problem: logged in full, not told to the client
+        log.error("%s", exc)
+        raise Refused("this rule set cannot be loaded on this server now") from None
+    except RuleError as exc:  # the installed rules with these variants (say what, not where)
+        reasons = "; ".join(d.message for d in exc.diagnostics if d.is_error)
+        raise Refused(f"{rules_name} cannot be played with these variants: {reasons}") from None
+
+
+def _checked_request(request: Any) -> tuple[Any, Any, list[str], int | None]:
+    """(rules, variants, seats, seed) of a creation request, every field's type checked."""
+    if not isinstance(request, dict):
+        raise Refused("send a JSON object: {rules, variants, players, seed}")
+    unknown = sorted(str(key)[:40] for key in request if key not in FIELDS)
+    if unknown:
+        raise Refused(f"unknown field '{unknown[0]}' (fields: {', '.join(sorted(FIELDS))})")
+    variants = request.get("variants")
+    if variants is None:
+        variants = []
+    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+        raise Refused("'variants' is a list of variant names")
+    players = request.get("players")
+    if (
+        not isinstance(players, list)
+        or not players
+        or not all(isinstance(p, str) and 0 < len(p) <= MAX_SEAT for p in players)
+    ):
+        raise Refused(
+            '\'players\' is a list of seats: "you", "empty" or a bot (random, greedy, mcts)'
+        )
+    seed = request.get("seed")
+    if seed is not None and (
+        not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**31
+    ):
+        raise Refused("'seed' is a whole number from 0 to 2**31 - 1")
+    return request.get("rules"), variants, [p.strip() for p in players], seed
+
+
 @dataclass
 class NewMatch:
     """A match just created: the match and its seats' tokens (shown once, never stored)."""
@@ -109,67 +166,48 @@ class NewMatch:
 class Lobby:
     """Every match on this server, by id, kept in memory and in the store."""
 
-    def __init__(self, store: MatchStore | None):
+    def __init__(self, store: MatchStore | None, bots: BotPool, limits: Limits | None = None):
         self.store = store
+        self.bots = bots
+        self.limits = limits or Limits()
         self.matches: dict[str, Match] = {}
 
-    def create(self, request: dict[str, Any]) -> NewMatch:
+    def create(self, request: Any) -> NewMatch:
         """Check a creation request and start the match (synchronous: run it in a thread)."""
-        from castell_dsl.language.diagnostics import RuleError
         from castell_dsl.runtime.bots import BotSpecError, check_bot_spec
-        from castell_dsl.runtime.loading import rule_path
 
-        rules_name = request.get("rules")
-        if not isinstance(rules_name, str) or rules_name not in rule_path().rule_names():
-            raise Refused(f"unknown game {rules_name!r}: see /api/games")
-        variants = request.get("variants") or []
-        if not isinstance(variants, list) or not all(
-            isinstance(v, str) and VARIANT_NAME.match(v) for v in variants
-        ):
-            raise Refused("'variants' is a list of variant names")
-        players = request.get("players")
-        if (
-            not isinstance(players, list)
-            or not players
-            or not all(isinstance(p, str) and 0 < len(p) <= 80 for p in players)
-        ):
-            raise Refused(
-                '\'players\' is a list of seats: "you", "empty" or a bot (random, greedy, mcts)'
-            )
-        seed = request.get("seed")
-        if seed is None:
-            seed = secrets.randbelow(1_000_000)
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**31:
-            raise Refused("'seed' is a whole number from 0 to 2**31 - 1")
-        seating = self._seating(request, len(players))
-        try:
-            rules = load_rules(rules_name, tuple(variants))
-        except RuleError as exc:
-            raise Refused(f"cannot load {rules_name} with {variants}: {exc}") from None
+        rules_name, variants, seats, seed = _checked_request(request)
+        if len(self.matches) >= self.limits.matches:
+            raise Refused(f"this server holds {self.limits.matches:,} matches, its most")
+        seating = self._seating(request, len(seats))
+        rules = load_named_rules(rules_name, variants)
         low, high = rules.game.players
-        if not low <= len(players) <= high:
+        if not low <= len(seats) <= high:
             title = rules.game.title + (f" ({', '.join(variants)})" if variants else "")
-            raise Refused(f"{players_phrase(title, low, high)}, not {len(players)}")
-        kinds = [p.strip() for p in players]
-        seating.away = [kind == EMPTY_SEAT for kind in kinds]
-        kinds = [HUMAN if kind == EMPTY_SEAT else kind for kind in kinds]
+            raise Refused(f"{players_phrase(title, low, high)}, not {len(seats)}")
+        seating.away = [kind == EMPTY_SEAT for kind in seats]
+        seats = [HUMAN if kind == EMPTY_SEAT else kind for kind in seats]
         try:
-            check_bot_spec(seating.stand_in)
-            session = Session(rules, len(players), seed, kinds)
+            for spec in [*seats, seating.stand_in]:
+                if spec != HUMAN:
+                    check_bot_spec(spec, served=True)
+            if seed is None:
+                seed = secrets.randbelow(2**31)
+            session = Session(rules, len(seats), seed, seats)
         except (BotSpecError, ValueError) as exc:
             raise Refused(str(exc)) from None
         tokens = [secrets.token_urlsafe(24) if s == HUMAN else None for s in session.seats]
         record = StoredMatch(
             id=secrets.token_urlsafe(6),
             rules=rules_identity(rules),
-            players=len(players),
+            players=len(seats),
             seed=seed,
             seats=session.seats,
             token_hashes=[token_hash(t) if t else None for t in tokens],
             actions=list(session.game.log),
             seating=seating.to_json(),
         )
-        match = Match(self.store, record, session, rules.game.mechanics)
+        match = Match(self.store, record, session, rules.game.mechanics, self.bots)
         if self.store is not None:
             self.store.create(record)
         self.matches[record.id] = match
@@ -182,7 +220,7 @@ class Lobby:
         if not isinstance(names, list) or len(names) > seats:
             raise Refused("'names' is a list of the seats' players' names (or null)")
         stand_in = request.get("stand_in") or "greedy"
-        if not isinstance(stand_in, str) or not 0 < len(stand_in) <= 80:
+        if not isinstance(stand_in, str) or not 0 < len(stand_in) <= MAX_SEAT:
             raise Refused("'stand_in' is a bot (random, greedy, mcts) to play timed-out turns")
         try:
             cleaned = [clean_name(n) for n in names]
@@ -195,26 +233,28 @@ class Lobby:
             raise Refused(str(exc)) from None
 
     def restore(self) -> list[str]:
-        """Rebuild every stored match by replaying its log; returns the problems, per match."""
+        """Rebuild every stored match by replaying its log. A match that cannot be rebuilt is
+        quarantined (kept in the store, never loaded again) and reported; the others load."""
         problems: list[str] = []
         if self.store is None:
             return problems
+        before = {match_id for match_id, _ in self.store.quarantined()}
         for record in self.store.load_all():
             try:
                 self.matches[record.id] = self._rebuild(record)
             except Exception as exc:  # one broken match must not stop the server
-                problems.append(f"match {record.id}: cannot be restored ({exc})")
+                self.store.quarantine(record.id, f"cannot be rebuilt: {exc}")
+        for match_id, reason in self.store.quarantined():
+            if match_id not in before:
+                problems.append(f"match {match_id} quarantined: {reason}")
+        if before:
+            problems.append(f"{len(before)} match(es) quarantined earlier are not loaded")
         return problems
 
     def _rebuild(self, record: StoredMatch) -> Match:
-        info = record.rules
-        fmt = SAVE_FORMAT if "content_hash" in info else "castell-save/2"
-        try:
-            rules = rules_from_identity(info, fmt, installed_only=True)
-        except SaveError as exc:
-            raise Refused(str(exc)) from None
+        rules = stored_rules(record.rules)
         session = Session(rules, record.players, record.seed, record.seats, log=record.actions)
-        return Match(self.store, record, session, rules.game.mechanics)
+        return Match(self.store, record, session, rules.game.mechanics, self.bots)
 
     def get(self, match_id: str) -> Match:
         match = self.matches.get(match_id)

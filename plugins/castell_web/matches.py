@@ -1,11 +1,17 @@
 """Matches being played on the server: seats and their tokens, connections, bots, the log.
 
-A `Match` wraps a runtime `Session` (seats, bots, undo) and adds what a shared table needs:
+A `Match` wraps a runtime `Session` (seats, undo) and adds what a shared table needs:
 which connection sits in which seat, one lock so that actions apply one at a time, bots thinking
-in a worker thread so the event loop never waits for them, and every change written to the
-store before anyone is told about it (so a restart loses nothing anyone has seen). Its
-`Seating` holds the players' names, the per-turn clock and the seats left to the stand-in bot;
-`_drive_bots` is the one place that decides who plays a turn (docs/web.md, "Seats").
+in the server's bot pool (`bots.py`) so the event loop never waits for them, and every change
+written to the store before anyone is told about it (so a restart loses nothing anyone has seen).
+Its `Seating` holds the players' names, the per-turn clock and the seats left to the stand-in
+bot; `_player_of_turn` is the one place that decides who plays a turn (docs/web.md, "Seats").
+
+The lock is held while a change is applied and published, never while a bot thinks: a bot's
+turn is asked for the position of one version of the table and played only if the table is
+still at that version (an undo meanwhile makes the bot think again). Every message is encoded
+once, whatever the number of connections it goes to, and the watchers' comings and goings are
+announced at most every `PRESENCE_INTERVAL`, so N watchers joining cost O(N), not O(N²).
 """
 
 from __future__ import annotations
@@ -19,10 +25,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from castell_dsl.contract import ActionError, Bot, UndoError
+from castell_dsl.contract import ActionError, ExpressionError, UndoError, bot_seed, decision_rng
 from castell_dsl.runtime import protocol as m
-from castell_dsl.runtime.session import Session
+from castell_dsl.runtime.session import HUMAN, Session
 
+from .bots import BotFailed, BotPool, BotTimeout, Work
 from .seating import Seating, SeatingError, clean_name
 from .store import MatchStore, StoredMatch
 
@@ -32,6 +39,8 @@ log = logging.getLogger("castell_web")
 RATE_BURST, RATE_PER_SECOND = 40.0, 20.0
 #: Messages queued for a slow connection before it is dropped (it reconnects and resyncs).
 OUTBOX_LIMIT = 256
+#: Seconds between two announcements of watchers coming and going (players: at once).
+PRESENCE_INTERVAL = 0.5
 
 
 def token_hash(token: str) -> str:
@@ -42,7 +51,39 @@ class Refused(Exception):
     """A request the server will not carry out; the message says why, for people."""
 
 
-@dataclass
+#: What a client message may hold, and what it may ask.
+FIELDS = frozenset({"action", "command", "version", "name", "away"})
+COMMANDS = frozenset({"hint", "undo", "save", "check", "name", "seat"})
+#: Longest action text (a save refuses longer ones: `saves.MAX_TEXT`).
+MAX_ACTION = 1000
+USAGE = 'send {"action": TEXT} or {"command": hint|undo|save|check|name|seat}'
+
+
+def read_message(message: dict[str, Any]) -> tuple[str | None, str | None, int | None]:
+    """(command, action, version) of a client message, every field's type checked strictly
+    (`"version": true` is not a version); a ProtocolError `bad-message` otherwise."""
+    unknown = sorted(str(key)[:40] for key in message if key not in FIELDS)
+    if unknown:
+        raise m.ProtocolError("bad-message", f"unknown field '{unknown[0]}': {USAGE}")
+    command, action, version = (message.get(k) for k in ("command", "action", "version"))
+    if command is not None and (not isinstance(command, str) or command not in COMMANDS):
+        raise m.ProtocolError("bad-message", USAGE)
+    if action is not None and not isinstance(action, str):
+        raise m.ProtocolError("bad-message", "'action' is the text of an action")
+    if action is not None and len(action) > MAX_ACTION:
+        raise m.ProtocolError("too-large", f"an action is at most {MAX_ACTION} characters")
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+        raise m.ProtocolError("bad-message", "'version' is the number of a state")
+    if action is None and command in (None, "check"):
+        raise m.ProtocolError("bad-message", USAGE)
+    if command == "seat" and not isinstance(message.get("away"), bool):
+        raise m.ProtocolError("bad-message", '\'away\' is true or false: {"command": "seat"}')
+    if command == "name" and not isinstance(message.get("name"), str):
+        raise m.ProtocolError("bad-name", "'name' is the text of a name")
+    return command, action, version
+
+
+@dataclass(eq=False)  # compared and hashed by identity: one socket is one connection
 class Connection:
     """One WebSocket at the table: its seat (None for a spectator), its outbox, its budget."""
 
@@ -67,10 +108,14 @@ class Connection:
         return True
 
     def put(self, message: dict[str, Any]) -> None:
+        self.put_text(m.encode(message))
+
+    def put_text(self, text: str) -> None:
+        """Queue an encoded message (a broadcast encodes once for every connection)."""
         if self.closed:
             return
         try:
-            self.outbox.put_nowait(m.encode(message))
+            self.outbox.put_nowait(text)
         except asyncio.QueueFull:
             self.close()
 
@@ -91,25 +136,36 @@ class Match:
     """One game on the server."""
 
     def __init__(
-        self, stored: MatchStore | None, record: StoredMatch, session: Session, mechanics: str
+        self,
+        stored: MatchStore | None,
+        record: StoredMatch,
+        session: Session,
+        mechanics: str,
+        bots: BotPool,
     ):
         self.store = stored
         self.record = record
         self.session = session
         self.mechanics = mechanics
+        #: Where bots and hints think: the server's pool, shared by every match.
+        self.bots = bots
         self.lock = asyncio.Lock()
-        self.connections: list[Connection] = []
+        #: Open connections, in joining order (a dict: joining and leaving are O(1)).
+        self.connections: dict[Connection, None] = {}
+        self._seated: dict[int, int] = {}  # seat -> open connections for it
+        self._watchers = 0
+        self._presence: asyncio.TimerHandle | None = None
+        self._hinting = False
+        self._hint_task: asyncio.Task[None] | None = None
         self._events: list[dict[str, Any]] = []
         self._driver: asyncio.Task[None] | None = None
+        session.observers.append(lambda _game, event: self._events.append(event))
         self._clock: asyncio.Task[None] | None = None
-        #: The stand-in bot of each seat it played, made on first use.
-        self._stand_ins: dict[int, Bot] = {}
         #: The turn (`turn_marker`) whose clock ran out: the stand-in plays it.
         self._timed_out: list[int] | None = None
         self.seating = Seating.from_json(record.seating, len(session.seats))
         self._update_clock()
         record.seating = self.seating.to_json()
-        session.observers.append(lambda _game, event: self._events.append(event))
 
     # ---- identity ---------------------------------------------------------------------------
     @property
@@ -151,7 +207,7 @@ class Match:
                 for i, spec in enumerate(self.session.seats)
             ],
             "clock": self.seating.clock,
-            "watchers": sum(1 for c in self.connections if c.seat is None),
+            "watchers": self._watchers,
             "turn": game.current_player,
             "round": game.round,
             "rounds": game.rounds,
@@ -164,6 +220,9 @@ class Match:
             out["result"] = game.result()
         return out
 
+    def online(self) -> list[int]:
+        return sorted(self._seated)
+
     def label(self, seat: int) -> str:
         return self.seating.label(seat, self.session.seats[seat])
 
@@ -171,12 +230,9 @@ class Match:
         """Which turn is being played: [turns begun so far, the seat to play]."""
         return [len(self.session.turn_starts), self.game.current_player]
 
-    def online(self) -> list[int]:
-        return sorted({c.seat for c in self.connections if c.seat is not None})
-
     # ---- messages ---------------------------------------------------------------------------
     def hello(self, conn: Connection, renderer: str | None) -> dict[str, Any]:
-        return m.hello(
+        hello = m.hello(
             self.game,
             self.session.seats,
             match=self.id,
@@ -192,9 +248,13 @@ class Match:
             legend=self.game.logic.legend(),
             examples=self.game.logic.notation(),
         )
+        if not self.game.is_over():  # the seed tells future draws: secret until the end
+            hello["seed"] = None
+        return hello
 
-    def _states(self) -> Callable[[Connection], dict[str, Any]]:
-        """Per-connection `state` messages, the shared parts computed once."""
+    def _states(self) -> Callable[[Connection], str]:
+        """Per-connection `state` messages, encoded: computed and encoded once per seat (all
+        watchers share one text), whatever the number of connections."""
         game = self.game
         player = game.current_player
         standing_in = self._player_of_turn(player)[1] if player is not None else False
@@ -215,10 +275,15 @@ class Match:
         base["clock_left"] = self._clock_left()
         base["over"] = game.is_over()
         legal = [a.text for a in game.legal_actions()] if deciding is not None else []
+        texts: dict[int | None, str] = {}
 
-        def for_connection(conn: Connection) -> dict[str, Any]:
-            mine = conn.seat is not None and conn.seat == deciding
-            return {**base, "seat": conn.seat, "legal_actions": legal if mine else []}
+        def for_connection(conn: Connection) -> str:
+            text = texts.get(conn.seat)
+            if text is None:
+                mine = conn.seat is not None and conn.seat == deciding
+                message = {**base, "seat": conn.seat, "legal_actions": legal if mine else []}
+                text = texts[conn.seat] = m.encode(message)
+            return text
 
         return for_connection
 
@@ -237,13 +302,14 @@ class Match:
         return message
 
     def send_state(self, conn: Connection) -> None:
-        conn.put(self._states()(conn))
+        conn.put_text(self._states()(conn))
         if self.game.is_over():
             conn.put(self._result())
 
     def broadcast(self, message: dict[str, Any]) -> None:
+        text = m.encode(message)
         for conn in self.connections:
-            conn.put(message)
+            conn.put_text(text)
 
     def _publish(self, before: Sequence[dict[str, Any]] = ()) -> None:
         """Tell everyone what changed: the given answers, the events, then each one's state."""
@@ -253,11 +319,11 @@ class Match:
         for event in events:
             self.broadcast(m.event(event, version=self.record.version))
         state_for = self._states()
-        result = self._result() if self.game.is_over() else None
+        result = m.encode(self._result()) if self.game.is_over() else None
         for conn in self.connections:
-            conn.put(state_for(conn))
+            conn.put_text(state_for(conn))
             if result is not None:
-                conn.put(result)
+                conn.put_text(result)
 
     def _persist(self) -> None:
         """Store the log and the seating (the clock set for the turn now begun) in one write."""
@@ -277,19 +343,14 @@ class Match:
             )
 
     # ---- the clock and the stand-in ---------------------------------------------------------
-    def _player_of_turn(self, player: int) -> tuple[Bot | None, bool]:
-        """Who plays `player`'s turn now: (their bot, False) for a bot's seat; (the stand-in,
-        True) for a person's seat left to it or whose clock ran out this turn; (None, False)
-        when the person decides."""
+    def _player_of_turn(self, player: int) -> tuple[str | None, bool]:
+        """Who plays `player`'s turn now: (its bot spec, False) for a bot's seat; (the
+        stand-in's spec, True) for a person's seat left to it or whose clock ran out this turn;
+        (None, False) when the person decides."""
         if not self.session.is_human(player):
-            return self.session.bots[player], False
+            return self.session.seats[player], False
         if self.seating.away[player] or self._timed_out == self.turn_marker():
-            if player not in self._stand_ins:
-                from castell_dsl.runtime.bots import make_bot
-
-                rules, seed = self.game.rules, self.game.seed
-                self._stand_ins[player] = make_bot(self.seating.stand_in, rules, player, seed)
-            return self._stand_ins[player], True
+            return self.seating.stand_in, True
         return None, False
 
     def _update_clock(self, restart: bool = False) -> None:
@@ -348,19 +409,41 @@ class Match:
 
     # ---- connections ------------------------------------------------------------------------
     def join(self, conn: Connection, renderer: str | None) -> None:
-        self.connections.append(conn)
+        self.connections[conn] = None
+        if conn.seat is None:
+            self._watchers += 1
+        else:
+            self._seated[conn.seat] = self._seated.get(conn.seat, 0) + 1
         conn.put(self.hello(conn, renderer))
         self.send_state(conn)
-        self.broadcast(m.presence("joined", conn.seat, self.online(), self._watchers()))
+        self._announce("joined", conn.seat)
 
     def leave(self, conn: Connection) -> None:
         if conn in self.connections:
-            self.connections.remove(conn)
+            del self.connections[conn]
+            if conn.seat is None:
+                self._watchers -= 1
+            else:
+                self._seated[conn.seat] -= 1
+                if not self._seated[conn.seat]:
+                    del self._seated[conn.seat]
             conn.close()
-            self.broadcast(m.presence("left", conn.seat, self.online(), self._watchers()))
+            self._announce("left", conn.seat)
 
-    def _watchers(self) -> int:
-        return sum(1 for c in self.connections if c.seat is None)
+    def _announce(self, kind: str, seat: int | None) -> None:
+        """Tell everyone who is here: at once for a player, and for watchers at most once per
+        `PRESENCE_INTERVAL` (the counts are current when it is sent)."""
+        if seat is not None:
+            self.broadcast(m.presence(kind, seat, self.online(), self._watchers))
+            return
+        if self._presence is not None:
+            return
+
+        def announce() -> None:
+            self._presence = None
+            self.broadcast(m.presence(kind, None, self.online(), self._watchers))
+
+        self._presence = asyncio.get_running_loop().call_later(PRESENCE_INTERVAL, announce)
 
     # ---- playing ----------------------------------------------------------------------------
     async def receive(self, conn: Connection, text: str) -> None:
@@ -373,6 +456,10 @@ class Match:
             await self._dispatch(conn, message)
         except m.ProtocolError as exc:
             conn.put(exc.to_message())
+        except ExpressionError as exc:  # the installed rules fail: said, logged, nothing changed
+            log.error("match %s: %s", self.id, exc)
+            self._events.clear()
+            conn.put(m.error("rule-error", f"the rules failed: {exc.reason}"))
 
     def _require_turn(self, conn: Connection) -> int:
         if conn.seat is None:
@@ -397,22 +484,20 @@ class Match:
         return conn.seat
 
     async def _dispatch(self, conn: Connection, message: dict[str, Any]) -> None:
-        command = message.get("command")
-        expected = message.get("version")
-        if expected is not None and not isinstance(expected, int):
-            raise m.ProtocolError("bad-message", "'version' is the number of a state")
+        command, action, expected = read_message(message)
+        work: Work | None = None
         async with self.lock:
-            if command is None and isinstance(message.get("action"), str):
+            if command is None and action is not None:
                 self._require_turn(conn)
                 if expected is not None and expected != self.record.version:
                     raise m.ProtocolError(
                         "stale", "the table changed since you chose: look again and retry"
                     )
                 try:
-                    self.session.apply(message["action"])
+                    self.session.apply(action)
                 except ActionError as exc:
                     self._events.clear()
-                    conn.put(m.rejection(exc.rejection, action=message["action"]))
+                    conn.put(m.rejection(exc.rejection, action=action))
                     return
                 self._persist()
                 self._publish()
@@ -428,42 +513,49 @@ class Match:
             elif command == "hint":
                 if conn.seat is None:
                     raise m.ProtocolError("spectator", "hints are for players")
-                lines = await asyncio.to_thread(self.game.logic.hints, self.game, conn.seat)
-                conn.put(m.hint(lines))
-                return
-            elif command == "check" and isinstance(message.get("action"), str):
+                if self._hinting:
+                    raise m.ProtocolError("busy", "a hint is being worked out: wait for it")
+                self._hinting = True
+                work = self._work("hints", conn.seat)
+            elif command == "check" and action is not None:
                 self._require_turn(conn)
-                conn.put(m.checked(message["action"], self.game.explain(message["action"])))
+                conn.put(m.checked(action, self.game.explain(action)))
                 return
             elif command == "name":
-                self._claim(conn)
+                seat = self._claim(conn)
                 try:
-                    name = clean_name(message.get("name"))
+                    self.seating.names[seat] = clean_name(message.get("name"))
                 except SeatingError as exc:
                     raise m.ProtocolError("bad-name", str(exc)) from None
-                self.seating.names[conn.seat] = name  # type: ignore[index]
                 self._persist()
                 self._publish()
-            elif command == "seat" and isinstance(message.get("away"), bool):
+            elif command == "seat":
                 seat = self._claim(conn)
-                self.seating.away[seat] = message["away"]
-                if not message["away"] and self._timed_out == [self.turn_marker()[0], seat]:
+                away = bool(message["away"])
+                self.seating.away[seat] = away
+                if not away and self._timed_out == [self.turn_marker()[0], seat]:
                     self._timed_out = None
                 self._events.clear()
                 self._persist()
-                if not message["away"]:
+                if not away:
                     self._update_clock(restart=True)
                 self._publish()
             elif command == "save":
+                if not self.game.is_over():
+                    raise m.ProtocolError(
+                        "save-unavailable",
+                        "a save holds the seed, which tells future draws: it can be downloaded "
+                        "when the match is over",
+                    )
                 conn.put(
                     {"type": "saved", "path": f"/api/matches/{self.id}/save", "reason": "save"}
                 )
                 return
             else:
-                raise m.ProtocolError(
-                    "bad-message",
-                    'send {"action": TEXT} or {"command": hint|undo|save|check|name|seat}',
-                )
+                raise m.ProtocolError("bad-message", USAGE)
+        if work is not None:  # worked out in the background: the connection reads on
+            self._hint_task = asyncio.get_running_loop().create_task(self._hint(conn, work))
+            return
         self.kick()
 
     def _claim(self, conn: Connection) -> int:
@@ -471,6 +563,33 @@ class Match:
         if conn.seat is None:
             raise m.ProtocolError("spectator", "spectators watch: open a seat's link to play")
         return conn.seat
+
+    def _work(self, kind: str, seat: int, spec: str = "") -> Work:
+        """What a worker needs to think about this table for `seat` (under the lock)."""
+        return Work(
+            kind=kind,
+            match=self.id,
+            rules=self.record.rules,
+            players=self.record.players,
+            seed=self.record.seed,
+            log=tuple(self.game.log),
+            seat=seat,
+            spec=spec,
+        )
+
+    async def _hint(self, conn: Connection, work: Work) -> None:
+        """Hints are worked out in the bot pool (first in its queue), outside the lock."""
+        try:
+            lines = await self._think(work)
+            conn.put(m.hint(lines))
+        except (BotTimeout, BotFailed) as exc:
+            log.warning("match %s: hints for seat %s failed: %s", self.id, work.seat, exc)
+            conn.put(m.error("hint-failed", "no hint could be worked out in time"))
+        finally:
+            self._hinting = False
+
+    async def _think(self, work: Work) -> Any:
+        return await self.bots.run(work)
 
     def kick(self) -> None:
         """Start the bots if one is to move (in the background; a no-op if they already are),
@@ -480,35 +599,80 @@ class Match:
         self._schedule_clock()
 
     async def _drive_bots(self) -> None:
-        """Bots move one action at a time, each thought in a worker thread: a bot's seat, and
-        a person's seat whose turn the stand-in plays (`_player_of_turn`)."""
-        while True:
-            async with self.lock:
-                game = self.game
-                player = game.current_player
-                if game.is_over() or player is None:
+        """Bots move one action at a time while a bot is to move: a bot's seat, or a person's
+        seat whose turn the stand-in plays (`_player_of_turn`)."""
+        try:
+            while True:
+                player = self.game.current_player
+                if self.game.is_over() or player is None:
                     return
-                bot, standing_in = self._player_of_turn(player)
-                if bot is None:
-                    break
+                spec, standing_in = self._player_of_turn(player)
+                if spec is None:
+                    return
+                version = self.record.version
+                played = await self.bot_turn(player, spec if standing_in else None, standing_in)
+                if not played and self.record.version == version:
+                    return  # nothing could be played (the rules failed): a move kicks again
+        finally:
+            self._schedule_clock()
+
+    async def bot_turn(self, seat: int, spec: str | None = None, standing_in: bool = False) -> bool:
+        """Let a bot play one action for `seat`, if it is that seat's turn: the seat's own bot,
+        or the bot `spec` (for a seat that has none). The bot thinks in the bot pool, outside
+        the lock; its action is played if the table has not changed meanwhile. A bot that
+        fails or overruns its time is replaced, for this action, by a uniformly random legal
+        action (seeded like a bot's). `standing_in`: the stand-in plays a person's seat (its
+        actions are marked as such). Returns whether an action was played."""
+        async with self.lock:
+            game = self.game
+            if game.is_over() or game.current_player != seat:
+                return False
+            chosen = spec or self.session.seats[seat]
+            if chosen == HUMAN:
+                return False
+            work = self._work("choose", seat, chosen)
+            version = self.record.version
+        try:
+            text: str | None = await self._think(work)
+        except (BotTimeout, BotFailed) as exc:
+            log.warning("match %s: the bot in seat %s failed (%s)", self.id, seat, exc)
+            text = None
+        async with self.lock:
+            if self.record.version != version or self.game.current_player != seat:
+                return False  # the table changed while the bot thought
+            if text is not None:
                 try:
-                    await asyncio.to_thread(self.session.bot_move, bot)
-                except Exception:  # a bot that fails must not take the server down
-                    log.exception("match %s: the bot in seat %s failed", self.id, player)
+                    self.session.apply(text)
+                except (ActionError, ExpressionError) as exc:
+                    log.warning("match %s: seat %s's bot chose %r: %s", self.id, seat, text, exc)
+                    text = None
+            try:
+                if text is None:
                     self._events.clear()
-                    self.broadcast(m.error("bot-failed", f"the bot in seat {player} failed"))
-                    return
-                if standing_in:
-                    self.seating.stood_in.append(len(self.game.log) - 1)
-                self._persist()
-                self._publish()
-            await asyncio.sleep(0)  # let waiting connections in between bot moves
-        self._schedule_clock()
+                    self.broadcast(
+                        m.error(
+                            "bot-failed", f"the bot of {self.label(seat)} failed: a random action"
+                        )
+                    )
+                    rng = decision_rng(bot_seed(self.record.seed, seat), self.game)
+                    self.session.apply(self.game.sample_legal(rng))
+            except ExpressionError as exc:  # the installed rules fail: the bots stop here
+                log.error("match %s: %s", self.id, exc)
+                self._events.clear()
+                self.broadcast(m.error("rule-error", f"the rules failed: {exc.reason}"))
+                return False
+            if standing_in:
+                self.seating.stood_in.append(len(self.game.log) - 1)
+            self._persist()
+            self._publish()
+        return True
 
     async def stop(self) -> None:
         if self._driver is not None:
             self._driver.cancel()
         if self._clock is not None:
             self._clock.cancel()
+        if self._presence is not None:
+            self._presence.cancel()
         for conn in list(self.connections):
             conn.close()

@@ -1,7 +1,11 @@
 """A finished (or saved) game as steps for the replay page: the view after every action.
 
-The record is first replayed and verified like `castell replay` does, so an altered save is
-refused with the reason, then replayed again step by step to collect the views.
+An uploaded save comes from a stranger, so it is read by names only: its rule set and variants
+must be installed ones, chosen by name (`castell_dsl.runtime.installed`); the paths and file
+hashes a save also records are never opened, looked at or quoted, so an upload can neither
+make the server read a file nor learn whether one exists. The record, reduced to those names,
+is then replayed and verified like `castell replay` does (an altered save is refused with the
+reason), and replayed again step by step to collect the views.
 """
 
 from __future__ import annotations
@@ -9,12 +13,55 @@ from __future__ import annotations
 from typing import Any
 
 from castell_dsl.runtime.games import start_game
-from castell_dsl.runtime.saves import REQUIRED, SaveError, replay
+from castell_dsl.runtime.saves import SAVE_FORMAT, SaveError, check_record, replay
 
+from .lobby import load_named_rules
 from .matches import Refused
 
 #: Longer logs than this are refused (a hand-made save must not make the server work for long).
 MAX_ACTIONS = 5000
+
+
+def by_names(record: Any) -> tuple[dict[str, Any], str, list[str]]:
+    """The save with its rules identity reduced to names (rule set, variants) and hash: what
+    the server may use of it; with that rule set's and those variants' names. Refused when it
+    is not a save or names its rules by files rather than installed names."""
+    try:
+        record = check_record(record, "the save")
+    except SaveError as exc:
+        raise Refused(str(exc)) from None
+    if len(record["actions"]) > MAX_ACTIONS:
+        raise Refused(f"'actions' must be a list of at most {MAX_ACTIONS} action texts")
+    info = record["rules"]
+    refused = Refused(
+        "this save was played with rule files, not installed rule sets: replay it with "
+        "`castell replay` where those files are"
+    )
+    if record["format"] == SAVE_FORMAT:
+        given = info["given"]
+        if "name" not in given or any("name" not in v for v in info.get("variants") or []):
+            raise refused
+        name, variants = given["name"], [v["name"] for v in info.get("variants") or []]
+        clean = {
+            "name": info["name"],
+            "content_hash": info["content_hash"],
+            "given": {"name": name},
+            "variants": [{"name": v} for v in variants],
+            "files": [],
+        }
+    else:
+        file = info.get("file") if record["format"] != "castell-save/1" else None
+        name = (file or {}).get("bundled") or info["name"]
+        variants = [v if isinstance(v, str) else v["name"] for v in info.get("variants") or []]
+        clean = {
+            "name": name,
+            "hash": info["hash"],
+            "file": None,
+            "variants": [{"name": v} for v in variants],
+            "files": [],
+        }
+    fmt = record["format"] if record["format"] == SAVE_FORMAT else "castell-save/2"
+    return {**record, "format": fmt, "rules": clean}, name, variants
 
 
 def steps_of(record: Any, names: list[str] | None = None) -> dict[str, Any]:
@@ -22,16 +69,12 @@ def steps_of(record: Any, names: list[str] | None = None) -> dict[str, Any]:
     default `seat N (kind)`)."""
     from castell_dsl.runtime.standings import decided_by, describe
 
-    if not isinstance(record, dict) or any(key not in record for key in REQUIRED):
-        raise Refused("not a Castell DSL save file (it needs " + ", ".join(REQUIRED) + ")")
-    if not isinstance(record.get("actions"), list) or len(record["actions"]) > MAX_ACTIONS:
-        raise Refused(f"'actions' must be a list of at most {MAX_ACTIONS} action texts")
+    clean, name, variants = by_names(record)
+    load_named_rules(name, variants)  # installed names only: refused before anything is read
     try:
-        game = replay(record, verify=True)
+        game = replay(clean, verify=True, installed_only=True)
     except SaveError as exc:
         raise Refused(str(exc)) from None
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise Refused(f"the save file is malformed ({exc})") from None
     fresh = start_game(game.rules, game.players, game.seed, record_events=False)
     steps: list[dict[str, Any]] = [
         {"action": None, "player": None, "round": fresh.round, "view": fresh.view()}
@@ -49,7 +92,7 @@ def steps_of(record: Any, names: list[str] | None = None) -> dict[str, Any]:
         ]
     out: dict[str, Any] = {
         "game": game.rules.game.title,
-        "rules": game.rules.name,
+        "rules": name,
         "mechanics": game.rules.game.mechanics,
         "seats": seats,
         "names": names,

@@ -3,8 +3,13 @@
 A match is fully described by its rules identity, options, seats and action log (see
 `castell_dsl.runtime.saves`), so that is all a store keeps; a restarted server rebuilds each
 match by replaying its log. Seats keep a hash of their token, never the token: a copy of the
-database does not let anyone act for a player. Anything that implements `MatchStore` (a
-PostgreSQL table, a key-value store) can replace SQLite when one machine is not enough.
+database does not let anyone act for a player, and the file is created readable by its owner
+only. Anything that implements `MatchStore` (a PostgreSQL table, a key-value store) can replace
+SQLite when one machine is not enough.
+
+A database is input too (copied, restored from a backup, damaged by a full disk): every row is
+checked as it is read, and a row that cannot be a match is quarantined (kept, reported, never
+loaded again) while the others load. A file that is not a database is a `StoreError` naming it.
 """
 
 from __future__ import annotations
@@ -12,11 +17,27 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import stat
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
+
+from castell_dsl.safejson import JsonLimitError, loads_bounded
+
+#: Largest JSON column of a row (rules identity, seats, token hashes, seating), in characters.
+MAX_COLUMN = 256 * 1024
+#: Most actions and longest action of a stored match (as for saves).
+MAX_ACTIONS, MAX_TEXT, MAX_PLAYERS = 100_000, 1_000, 64
+
+
+class StoreError(Exception):
+    """The database cannot be used (not a database, unreadable): the message names the file."""
+
+
+class DamagedRow(Exception):
+    """A stored row that cannot be a match; the message says which field."""
 
 
 @dataclass
@@ -42,7 +63,10 @@ class MatchStore(Protocol):
     """What the server needs of its storage. Every call is small and synchronous."""
 
     def create(self, match: StoredMatch) -> None: ...
-    def load_all(self) -> list[StoredMatch]: ...
+    def load_all(self) -> list[StoredMatch]:
+        """Every match not quarantined; a row that cannot be read is quarantined instead."""
+        ...
+
     def set_log(
         self,
         match_id: str,
@@ -53,6 +77,14 @@ class MatchStore(Protocol):
     ) -> None:
         """Record the match's whole action log (after an action, or shorter after an undo),
         and its seating when given, in one write."""
+        ...
+
+    def quarantine(self, match_id: str, reason: str) -> None:
+        """Never load this match again (it stays stored, with the reason, for inspection)."""
+        ...
+
+    def quarantined(self) -> list[tuple[str, str]]:
+        """(match id, reason) of every quarantined match."""
         ...
 
     def close(self) -> None: ...
@@ -83,7 +115,94 @@ CREATE TABLE IF NOT EXISTS actions (
     text TEXT NOT NULL,
     PRIMARY KEY (match_id, n)
 );
+CREATE TABLE IF NOT EXISTS quarantine (
+    match_id TEXT PRIMARY KEY,
+    reason TEXT NOT NULL,
+    at REAL NOT NULL
+);
 """
+
+
+def _create_private(path: Path) -> None:
+    """Create the database file (and its directory) readable by the owner only; SQLite gives
+    its journal files the database file's mode. An existing file is used as it is."""
+    if not path.parent.exists():
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        fd = os.open(
+            path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600
+        )
+    except FileExistsError:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise StoreError(f"{path}: not a regular file") from None
+        return
+    os.close(fd)
+
+
+def _json_column(value: Any, what: str) -> Any:
+    if not isinstance(value, str):
+        raise DamagedRow(f"'{what}' is not JSON text")
+    try:
+        return loads_bounded(value, max_chars=MAX_COLUMN, max_depth=8)
+    except JsonLimitError as exc:
+        raise DamagedRow(f"'{what}': {exc}") from None
+
+
+def _integer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _row_match(row: tuple[Any, ...], actions: list[Any]) -> StoredMatch:
+    """A stored row as a match, every field checked (DamagedRow saying which is not)."""
+    match_id, rules, players, seed, seats, token_hashes, version, over, created, seating = row
+    rules = _json_column(rules, "rules")
+    if not (
+        isinstance(rules, dict)
+        and isinstance(rules.get("name"), str)
+        and isinstance(rules.get("content_hash", rules.get("hash")), str)
+        and isinstance(rules.get("variants", []), list)
+        and all(isinstance(v, (str, dict)) for v in rules.get("variants", []))
+    ):
+        raise DamagedRow("'rules' is not a rules identity (name, hash, variants)")
+    if not _integer(players) or not 1 <= players <= MAX_PLAYERS:
+        raise DamagedRow("'players' is not a number of players")
+    if not _integer(seed):
+        raise DamagedRow("'seed' is not an integer")
+    seats = _json_column(seats, "seats")
+    if not (isinstance(seats, list) and len(seats) == players):
+        raise DamagedRow("'seats' does not list one seat per player")
+    if not all(isinstance(spec, str) and len(spec) <= 200 for spec in seats):
+        raise DamagedRow("'seats' holds something other than seat specs")
+    token_hashes = _json_column(token_hashes, "token_hashes")
+    if not (isinstance(token_hashes, list) and len(token_hashes) == players) or not all(
+        t is None or (isinstance(t, str) and len(t) <= 100) for t in token_hashes
+    ):
+        raise DamagedRow("'token_hashes' does not list one token hash (or null) per player")
+    if not _integer(version) or version < 0 or not _integer(over):
+        raise DamagedRow("'version' or 'over' is not a number")
+    if not isinstance(created, (int, float)) or isinstance(created, bool):
+        raise DamagedRow("'created' is not a time")
+    if len(actions) > MAX_ACTIONS or not all(
+        isinstance(t, str) and len(t) <= MAX_TEXT for t in actions
+    ):
+        raise DamagedRow("its action log holds something other than action texts")
+    seating = _json_column(seating, "seating")
+    if not isinstance(seating, dict):
+        raise DamagedRow("'seating' is not an object")
+    return StoredMatch(
+        id=match_id,
+        rules=rules,
+        players=players,
+        seed=seed,
+        seats=seats,
+        token_hashes=token_hashes,
+        actions=actions,
+        version=version,
+        over=bool(over),
+        created=float(created),
+        seating=seating,
+    )
 
 
 class SqliteStore:
@@ -92,16 +211,28 @@ class SqliteStore:
 
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path)
-        if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            if str(path) != ":memory:":
+                _create_private(self.path)
+            self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        except OSError as exc:
+            raise StoreError(f"{path}: cannot open the database ({exc.strerror or exc})") from None
+        except sqlite3.Error as exc:
+            raise StoreError(f"{path}: cannot open the database ({exc})") from None
+        try:
+            self._db.execute("PRAGMA schema_version").fetchone()  # reads the file's header
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(matches)")}
+            if "seating" not in columns:  # a database made before seats had names and clocks
+                self._db.execute(
+                    "ALTER TABLE matches ADD COLUMN seating TEXT NOT NULL DEFAULT '{}'"
+                )
+        except sqlite3.Error as exc:
+            self._db.close()
+            raise StoreError(f"{path}: not a usable SQLite database ({exc})") from None
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(SCHEMA)
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(matches)")}
-        if "seating" not in columns:  # a database made before seats had names and clocks
-            self._db.execute("ALTER TABLE matches ADD COLUMN seating TEXT NOT NULL DEFAULT '{}'")
         # Rows already stored per match, so appending one action is one insert.
         self._lengths: dict[str, int] = {}
 
@@ -165,36 +296,55 @@ class SqliteStore:
             self._lengths[match_id] = len(actions)
 
     def load_all(self) -> list[StoredMatch]:
+        try:
+            with self._lock:
+                ids = self._db.execute(
+                    "SELECT id FROM matches WHERE id NOT IN (SELECT match_id FROM quarantine) "
+                    "ORDER BY created"
+                ).fetchall()
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot read the matches ({exc})") from None
+        out = []
+        for (match_id,) in ids:
+            try:
+                out.append(self._load_one(match_id))
+            except (DamagedRow, sqlite3.Error, ValueError) as exc:
+                self.quarantine(str(match_id), f"damaged row: {exc}")
+        return out
+
+    def _load_one(self, match_id: Any) -> StoredMatch:
+        if not isinstance(match_id, str) or not 0 < len(match_id) <= 64:
+            raise DamagedRow("'id' is not a match id")
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, rules, players, seed, seats, token_hashes, version, over, created, "
+                "seating FROM matches WHERE id = ?",
+                (match_id,),
+            ).fetchone()
+            actions = [
+                text
+                for (text,) in self._db.execute(
+                    "SELECT text FROM actions WHERE match_id = ? ORDER BY n LIMIT ?",
+                    (match_id, MAX_ACTIONS + 1),
+                )
+            ]
+        match = _row_match(tuple(row), actions)
+        self._lengths[match_id] = len(actions)
+        return match
+
+    def quarantine(self, match_id: str, reason: str) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO quarantine VALUES (?, ?, ?)",
+                (match_id, reason[:1000], time.time()),
+            )
+
+    def quarantined(self) -> list[tuple[str, str]]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, rules, players, seed, seats, token_hashes, version, over, created, "
-                "seating FROM matches ORDER BY created"
+                "SELECT match_id, reason FROM quarantine ORDER BY at"
             ).fetchall()
-            out = []
-            for row in rows:
-                actions = [
-                    text
-                    for (text,) in self._db.execute(
-                        "SELECT text FROM actions WHERE match_id = ? ORDER BY n", (row[0],)
-                    )
-                ]
-                self._lengths[row[0]] = len(actions)
-                out.append(
-                    StoredMatch(
-                        id=row[0],
-                        rules=json.loads(row[1]),
-                        players=row[2],
-                        seed=row[3],
-                        seats=json.loads(row[4]),
-                        token_hashes=json.loads(row[5]),
-                        actions=actions,
-                        version=row[6],
-                        over=bool(row[7]),
-                        created=row[8],
-                        seating=json.loads(row[9]),
-                    )
-                )
-        return out
+        return [(str(match_id), str(reason)) for match_id, reason in rows]
 
     def close(self) -> None:
         with self._lock:

@@ -59,7 +59,7 @@ CASES = {
         "E0106",
     ),
     "long_sum": (
-        b'extends "castell"\noverride scoring { category best_tower = 1' + b" + 1" * 20_000 + b" }",
+        b'extends "castell"\noverride scoring { category best_tower = 1' + b" + 1" * 15_000 + b" }",
         "E0106",
     ),
     "python_code": (b'__import__("os").system("echo pwned")', "E0105"),

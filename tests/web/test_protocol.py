@@ -16,10 +16,11 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-from castell_web.app import create_app  # noqa: E402
 from castell_web.store import SqliteStore  # noqa: E402
 
 from castell_dsl.runtime.protocol import MAX_MESSAGE  # noqa: E402
+
+from .support import web_app  # noqa: E402
 
 with warnings.catch_warnings():  # starlette's notice about httpx's successor
     warnings.filterwarnings("ignore", message=".*httpx.*")
@@ -34,7 +35,7 @@ def db(tmp_path: Path) -> Path:
 @pytest.fixture
 def client(db: Path):
     store = SqliteStore(db)
-    with TestClient(create_app(store, rate=(40, 20))) as c:
+    with TestClient(web_app(store, rate=(40, 20))) as c:
         yield c
     store.close()
 
@@ -44,6 +45,20 @@ def create(client: TestClient, **body: Any) -> dict[str, Any]:
     response = client.post("/api/matches", json=body)
     assert response.status_code == 201, response.text
     return response.json()
+
+
+def settled(client: TestClient, match_id: str) -> dict[str, Any]:
+    """The match's status once its bots have nothing left to do (they think in worker
+    processes: a bot's move arrives a little after the request that caused it)."""
+    import time
+
+    for _ in range(600):
+        status = client.get(f"/api/matches/{match_id}").json()
+        turn = status["turn"]
+        if status["over"] or status["seats"][turn]["kind"] == "you":
+            return status
+        time.sleep(0.05)
+    raise AssertionError(f"the bots of match {match_id} did not settle")
 
 
 def until(ws: Any, kind: str, *, mine: bool | None = None) -> dict[str, Any]:
@@ -72,9 +87,10 @@ def test_create_gives_tokens_only_to_people(client: TestClient) -> None:
 @pytest.mark.parametrize(
     "body, words",
     [
-        ({"rules": "../../etc/passwd"}, "unknown game"),
-        ({"variants": ["../x"]}, "variant names"),
-        ({"variants": ["nope"]}, "cannot load"),
+        ({"rules": "../../etc/passwd"}, "unknown rule set"),
+        ({"variants": ["../x"]}, "unknown variant"),
+        ({"variants": ["nope"]}, "unknown variant"),
+        ({"variants": "short-season"}, "list of variant names"),
         ({"players": ["you"]}, "2 to 4 players"),
         ({"players": ["you", "nobot"]}, "nobot"),
         ({"seed": -1}, "seed"),
@@ -139,7 +155,8 @@ def test_spectators_and_wrong_tokens_change_nothing(client: TestClient) -> None:
         assert until(ws, "error")["code"] == "spectator"
     with client.websocket_connect(f"/ws/matches/{match['id']}?token=guess") as ws:
         assert json.loads(ws.receive_text())["code"] == "bad-token"
-    assert client.get(f"/api/matches/{match['id']}").json()["actions"] == 1  # the bot's end
+    status = settled(client, match["id"])
+    assert status["actions"] == 1 and status["turn"] == 0  # the bot's end, nothing else
 
 
 def test_malformed_large_and_fast_messages_are_errors(client: TestClient) -> None:
@@ -219,7 +236,7 @@ def test_save_is_verified_by_castell_replay(client: TestClient, tmp_path: Path) 
 
 def test_undo_is_stored_and_a_restart_resumes(db: Path) -> None:
     store = SqliteStore(db)
-    with TestClient(create_app(store)) as c:
+    with TestClient(web_app(store)) as c:
         match = create(c)
         token = match["seats"][0]["token"]
         with c.websocket_connect(f"/ws/matches/{match['id']}?token={token}") as ws:
@@ -235,7 +252,7 @@ def test_undo_is_stored_and_a_restart_resumes(db: Path) -> None:
             state = until(ws, "state", mine=True)
     store.close()
     store = SqliteStore(db)
-    with TestClient(create_app(store)) as c:
+    with TestClient(web_app(store)) as c:
         status = c.get(f"/api/matches/{match['id']}").json()
         assert status["actions"] == len(state["log"])
         with c.websocket_connect(f"/ws/matches/{match['id']}?token={token}") as ws:
@@ -251,7 +268,7 @@ def test_a_game_without_assets_gets_the_generic_page(monkeypatch: pytest.MonkeyP
     import castell_web.app
 
     monkeypatch.setattr(castell_web.app, "game_assets", dict)
-    with TestClient(create_app(None)) as c:
+    with TestClient(web_app(None)) as c:
         match = create(c)
         with c.websocket_connect(f"/ws/matches/{match['id']}") as ws:
             assert until(ws, "hello")["renderer"] is None

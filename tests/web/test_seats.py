@@ -17,8 +17,9 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-from castell_web.app import create_app  # noqa: E402
 from castell_web.store import SqliteStore  # noqa: E402
+
+from .support import web_app  # noqa: E402
 
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", message=".*httpx.*")
@@ -35,7 +36,7 @@ def db(tmp_path: Path) -> Path:
 
 def serve(db: Path) -> Any:
     store = SqliteStore(db)
-    client = TestClient(create_app(store, rate=(400, 200)))
+    client = TestClient(web_app(store, rate=(400, 200)))
     client.__enter__()
     client.castell_store = store  # type: ignore[attr-defined]
     return client

@@ -175,6 +175,7 @@ async function onMessage(message) {
     case "state": {
       const changed = state === null || state.version !== message.version;
       state = message;
+      $("save").hidden = !message.over;  // a save holds the seed: offered once the match is over
       if (!message.over) { result = null; fill($("result-box")); }
       if (renderer) showState(changed);
       if (hello && state.seat !== null) $("name-form").hidden = state.names[state.seat] !== `seat ${state.seat}`;
