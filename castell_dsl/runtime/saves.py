@@ -593,10 +593,14 @@ def rules_from_identity(
     if loaded is None:
         why = "; ".join(errors) or "not found"
         raise SaveError(f"cannot load the rules '{info['name']}': {why}")
+    why = (  # a server never looks at the files a stranger's save names, not even to hash them
+        "the installed rules differ from those it was played with"
+        if installed_only
+        else _what_changed(info, fmt, near)
+    )
     raise SaveError(
         f"the rules '{info['name']}' have changed since this game was saved "
-        f"(saved {recorded[:19]}…, now {matches(loaded)[:19]}…): "
-        f"{_what_changed(info, fmt, near)}"
+        f"(saved {recorded[:19]}…, now {matches(loaded)[:19]}…): {why}"
     )
 
 

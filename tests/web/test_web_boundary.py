@@ -521,6 +521,10 @@ def test_the_seed_and_save_are_given_once_the_match_is_over(client: TestClient) 
         time.sleep(0.05)
     record = client.get(f"/api/matches/{match['id']}/save").json()
     assert record["options"]["seed"] == 4
+    # "Download save" is portable and private (castell-save/3): no path of the server's disk.
+    text = json.dumps(record)
+    assert record["format"] == "castell-save/3" and record["rules"]["given"] == {"name": "castell"}
+    assert '"/' not in text and str(Path.cwd()) not in text and str(Path.home()) not in text
     with client.websocket_connect(f"/ws/matches/{match['id']}") as ws:
         assert receive_until(ws, "hello")["seed"] == 4
 
