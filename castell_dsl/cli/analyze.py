@@ -49,13 +49,12 @@ def analyze(
     castell+short-season). The same options give the same report for any --jobs or on Dask.
     """
     from ..runtime.analysis.report import analyze as run
-    from ..runtime.paired import bots_for, parse_contender, with_variants
-    from .paired import check_paired_run
+    from ..runtime.paired import parse_contender, with_variants
+    from .paired import check_run
 
     subject = with_variants(parse_contender(rules), variants)
     contenders = [subject] + ([parse_contender(base)] if base else [])
-    seats = bots_for(bots, players)
-    check_paired_run(ctx, "analyze", contenders, players, seats, seed, scheduler)
+    _, seats = check_run(ctx, "analyze", contenders, players, bots, seed, scheduler)
     progress = None
     if fmt == "text" and not no_progress and sys.stderr.isatty():
         from .simulate import progress_bar

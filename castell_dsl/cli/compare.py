@@ -52,8 +52,7 @@ def compare(
         report,
         run_compare,
     )
-    from ..runtime.paired import bots_for
-    from .paired import check_paired_run
+    from .paired import check_run
 
     if plot_path is not None:
         if not plot_path.lower().endswith(PLOT_SUFFIXES):
@@ -63,8 +62,7 @@ def compare(
         if importlib.util.find_spec("matplotlib") is None:
             _error(ctx, 'matplotlib is not installed: pip install "castell-dsl[plot]"')
     contenders = [parse_contender(text) for text in (base, *variants)]
-    seats = bots_for(bots, players)
-    check_paired_run(ctx, "compare", contenders, players, seats, seed, scheduler)
+    _, seats = check_run(ctx, "compare", contenders, players, bots, seed, scheduler)
     collected = run_compare(contenders, players, seats, seed, games, jobs, scheduler)
     data = report(collected, players, seats, seed)
     if fmt == "json":

@@ -43,40 +43,45 @@ def usage_error(ctx: click.Context, command: str, message: str) -> NoReturn:
     ctx.exit(EXIT_USAGE)
 
 
-def check_paired_run(
+def check_run(
     ctx: click.Context,
     command: str,
     contenders: Sequence[Any],
     players: int,
-    seats: list[str],
+    bots: str,
     seed: int,
-    scheduler: str | None,
-) -> None:
-    """Refuse, before any game is played, what the run could not use."""
-    from ..runtime.bots import BotSpecError, make_bot
-    from ..runtime.games import GameSetupError, check_players, start_game
+    scheduler: str | None = None,
+) -> tuple[list[Any], list[str]]:
+    """Load each contender's rules (with errors: print their diagnostics, exit 1) and refuse,
+    before any game is played, what the run could not use (exit 2), and a Dask `scheduler`
+    that does not answer: `simulate`, `compare` and `analyze` share this, and the library's
+    `simulate` its `api.simulation.check_run`. Returns the contenders' rule sets and the bot
+    spec of every seat (`bots`: comma-separated, one name for all). A message names the
+    contender when there are several."""
+    from ..api.simulation import check_run as check_options
+    from ..runtime.bots import BotSpecError
+    from ..runtime.games import GameSetupError
     from ..runtime.loading import load_report
     from ..runtime.simulation import SchedulerError, connect_scheduler
     from .rules import print_diagnostics
 
-    if len(seats) != players:
-        usage_error(ctx, command, f"--bots names {len(seats)} bots for {players} players")
+    loaded = []
     for contender in contenders:
-        loaded = load_report(contender.rules, contender.variants)
-        if not loaded.ok:
-            print_diagnostics(loaded)
+        report = load_report(contender.rules, contender.variants)
+        if not report.ok or report.rules is None:
+            print_diagnostics(report)
             ctx.exit(EXIT_FAILED)
-        rules = loaded.rules
-        assert rules is not None
+        loaded.append(report.rules)
+    seats: list[str] = []
+    for contender, rules in zip(contenders, loaded, strict=True):
         try:
-            check_players(rules, players)
-            for seat, spec in enumerate(seats):
-                make_bot(spec, rules, seat, 0)
-            start_game(rules, players, seed, record_events=False)
+            seats = check_options(rules, players, bots, seed)
         except (BotSpecError, GameSetupError) as exc:
-            usage_error(ctx, command, f"{contender.label}: {exc}")
+            named = f"{contender.label}: " if len(contenders) > 1 else ""
+            usage_error(ctx, command, f"{named}{exc}")
     if scheduler:
         try:
             connect_scheduler(scheduler).close()
         except SchedulerError as exc:
             usage_error(ctx, command, str(exc))
+    return loaded, seats

@@ -159,26 +159,59 @@ def show(
 @rules.command("list")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 def list_rules(fmt: str) -> None:
-    """List the rule sets and variants found on the rule path and registered by plugins."""
+    """List the installed games and each one's variants (files beside it and plugins' code
+    variants), as the library's `list_games` and `list_variants` see them."""
+    from ..api.catalogue import list_variants, scan
     from ..runtime.loading import rule_path
-    from ..runtime.plugins import registries
 
-    path = rule_path()
-    code_variants = registries().variants
+    catalogue = scan()
+    games = [
+        {**game.to_json(), "variants": [v.to_json() for v in list_variants(game.name)]}
+        for game in catalogue.games
+    ]
     data = {
-        "rule_sets": path.rule_names(),
-        "variant_files": path.variant_names(),
-        "plugin_variants": {
-            name: {
-                "applies_to": list(v.applies_to),
-                "description": v.description,
-                "rule_ids": list(v.rule_ids),
-            }
-            for name, v in sorted(code_variants.items())
-        },
-        "search_path": [str(d) for d in path.directories],
+        "games": games,
+        "not_loading": dict(catalogue.problems),
+        "search_path": [str(d) for d in rule_path().directories],
     }
     if fmt == "json":
-        click.echo(json.dumps(data, indent=2))
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
-    click.echo("\n".join(render_value(data)))
+    click.echo("\n".join(catalogue_lines(data)))
+
+
+def _players(players: list[int] | None) -> str:
+    if players is None:
+        return "only with other variants"
+    low, high = players
+    if low == high:
+        return f"{low} player{'s' if low != 1 else ''}"
+    return f"{low} to {high} players"
+
+
+def _first_sentence(text: str, limit: int = 72) -> str:
+    """A summary's first sentence, cut to `limit` characters (the JSON has it whole)."""
+    end = text.find(". ")
+    first = text if end < 0 else text[: end + 1]
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "…"
+
+
+def catalogue_lines(data: dict[str, Any]) -> list[str]:
+    """`rules list` as text: each game (its name is what --rules takes) with its variants."""
+    from ..language.text import visible
+
+    lines: list[str] = []
+    for game in data["games"]:
+        default = ", the default" if game["default"] else ""
+        lines.append(f"{game['name']}: {game['title']}, {_players(game['players'])}{default}")
+        width = max((len(v["name"]) for v in game["variants"]), default=0)
+        for variant in game["variants"]:
+            notes = [f"[{_players(variant['players'])}]"] * (
+                variant["players"] != game["players"]
+            ) + ["(plugin)"] * (variant["kind"] == "code")
+            summary = " ".join([*notes, _first_sentence(variant["summary"])])
+            lines.append(f"  --variant {variant['name']:<{width}}  {summary}".rstrip())
+    for name, why in data["not_loading"].items():
+        lines.append(f"{name}: does not load: {why} (castell validate {name})")
+    lines.append("search path: " + (", ".join(data["search_path"]) or "none"))
+    return [visible(line) for line in lines]

@@ -42,11 +42,11 @@ def simulate(ctx: click.Context, **options: Any) -> None:
 
     The same options give the same results, byte for byte, whatever --jobs is.
     """
-    from ..runtime.bots import BotSpecError, make_bot
-    from ..runtime.games import GameSetupError, check_players, start_game
-    from ..runtime.loading import default_rules, load_report
+    from ..runtime.loading import default_rules
+    from ..runtime.paired import Contender
     from ..runtime.simulation import SchedulerError, SimulationSpec, connect_scheduler
     from ..runtime.simulation import simulate as run
+    from .paired import check_run
 
     settings = load_config_or_exit(ctx, options.pop("config"), "simulate", options)
     games = settings.get("games", 100)
@@ -55,33 +55,11 @@ def simulate(ctx: click.Context, **options: Any) -> None:
     variants = tuple(settings.get("variants", ()))
     fmt = settings.get("format", "text")
     jobs = settings.get("jobs", 1)
-    report = load_report(rules_name, variants)
-    if not report.ok:
-        from .rules import print_diagnostics
-
-        print_diagnostics(report)
-        ctx.exit(EXIT_FAILED)
-    rules = report.rules
-    assert rules is not None
-    try:
-        check_players(rules, players)
-    except GameSetupError as exc:
-        _error(ctx, str(exc))
-    bots = [b.strip() for b in str(settings.get("bots", "random")).split(",") if b.strip()]
-    if len(bots) == 1:
-        bots = bots * players
-    if len(bots) != players:
-        _error(ctx, f"--bots names {len(bots)} bots for {players} players")
-    try:
-        for seat, bot_spec in enumerate(bots):
-            make_bot(bot_spec, rules, seat, 0)
-    except BotSpecError as exc:
-        _error(ctx, str(exc))
     seed = settings.get("seed", 0)
-    try:  # the mechanics may refuse these options (Calico's low-luck with 3-4 players)
-        start_game(rules, players, seed, record_events=False)
-    except GameSetupError as exc:
-        _error(ctx, str(exc))
+    target = Contender(rules_name, rules_name, variants)
+    [rules], bots = check_run(
+        ctx, "simulate", [target], players, str(settings.get("bots", "random")), seed
+    )
     save_dir = options.get("save_dir")
     if save_dir is not None:
         problem = _save_dir_problem(save_dir)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import re
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -19,8 +18,6 @@ from castell_dsl.language.diagnostics import RuleError
 from castell_dsl.runtime.installed import (
     NotInstalled,
     Shadowed,
-    installed_rule_sets,
-    installed_variants,
     load_installed,
 )
 from castell_dsl.runtime.saves import (
@@ -48,11 +45,6 @@ MAX_SEAT = 80
 EMPTY_SEAT = "empty"
 
 
-def natural_key(name: str) -> list[Any]:
-    """Sort key that reads numbers as numbers: scenario-2 before scenario-10."""
-    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
-
-
 def players_phrase(title: str, low: int, high: int) -> str:
     """`Castell is for 2 to 4 players`, `Calico (solo) is for 1 player`."""
     if low == high:
@@ -62,42 +54,30 @@ def players_phrase(title: str, low: int, high: int) -> str:
 
 @functools.cache
 def catalogue() -> tuple[dict[str, Any], ...]:
-    """The installed games for the lobby: rule set, title, player range, variants (in natural
-    order) and the player range of each variant that changes it, the default game first.
-    Computed once per process (the installed games do not change while it runs)."""
-    from castell_dsl.runtime.loading import default_rules
+    """The installed games for the lobby, from the library's catalogue (`list_games`,
+    `list_variants`: installed names only, loaded from the installed files): rule set, title,
+    player range, variants (in natural order) and the player range of each variant that
+    changes it, the default game first. Computed once per process (the installed games do not
+    change while it runs)."""
+    from castell_dsl.api import list_games, list_variants
 
     out = []
-    for name in installed_rule_sets():
-        try:
-            rules = load_installed(name)
-        except (RuleError, NotInstalled, Shadowed):
-            continue
-        low, high = rules.game.players
-        variants = sorted(installed_variants(name), key=natural_key)
-        ranges = {}
-        for variant in variants:
-            try:
-                changed = load_installed(name, [variant]).game.players
-            except (RuleError, NotInstalled, Shadowed):
-                continue
-            if tuple(changed) != (low, high):
-                ranges[variant] = list(changed)
+    for game in list_games():
+        variants = list_variants(game.name)
         out.append(
             {
-                "rules": name,
-                "title": rules.game.title,
-                "players": [low, high],
-                "variant_players": ranges,
-                "mechanics": rules.game.mechanics,
-                "variants": variants,
+                "rules": game.name,
+                "title": game.title,
+                "players": list(game.players),
+                "variant_players": {
+                    v.name: list(v.players)
+                    for v in variants
+                    if v.players is not None and v.players != game.players
+                },
+                "mechanics": game.mechanics,
+                "variants": [v.name for v in variants],
             }
         )
-    try:
-        first = default_rules()
-    except Exception:  # no default named: the order stays alphabetical
-        first = None
-    out.sort(key=lambda game: (game["rules"] != first, game["rules"]))
     return tuple(out)
 
 
