@@ -120,12 +120,40 @@ def _load(name: str, variants: tuple[str, ...] = ()) -> RuleSet:
     return load_installed(name, list(variants))
 
 
+#: The diagnostic of a variant file that extends another rule set (found in a user's rule
+#: directory shared by several games): not a variant of this game.
+FOR_ANOTHER_GAME = "E0274"
+
+
+class _NotThisGames(Exception):
+    pass
+
+
 def _players_with(game: str, variant: str) -> tuple[int, int] | None:
+    """The player range of `game` with `variant` alone: None if it does not load alone,
+    `_NotThisGames` if it is another rule set's variant."""
     try:
         low, high = _load(game, (variant,)).game.players
-    except (RuleError, NotInstalled, Shadowed, ValueError):
+    except RuleError as exc:
+        if any(d.code == FOR_ANOTHER_GAME for d in exc.diagnostics):
+            raise _NotThisGames(variant) from None
+        return None
+    except (NotInstalled, Shadowed, ValueError):
         return None
     return (low, high)
+
+
+def _variants_of(game: str) -> dict[str, tuple[Path | None, tuple[int, int] | None]]:
+    """The installed variants of `game` (file or None for a code variant) with their player
+    ranges, in natural order, without the variants of other rule sets."""
+    out: dict[str, tuple[Path | None, tuple[int, int] | None]] = {}
+    known = installed_variants(game)
+    for name in sorted(known, key=natural_key):
+        try:
+            out[name] = (known[name], _players_with(game, name))
+        except _NotThisGames:
+            continue
+    return out
 
 
 def _problem(exc: Exception) -> str:
@@ -163,7 +191,7 @@ def scan() -> Catalogue:
                 title=str(rules.game.title),
                 mechanics=rules.game.mechanics,
                 players=(low, high),
-                variants=tuple(sorted(installed_variants(name), key=natural_key)),
+                variants=tuple(_variants_of(name)),
                 default=name == first,
                 summary=file_summary(Path(rules.sources[0])) if rules.sources else "",
             )
@@ -180,18 +208,13 @@ def list_games() -> list[GameInfo]:
 def list_variants(game: str) -> list[VariantInfo]:
     """The variants of the installed game `game` (a name from `list_games`), in natural order
     (scenario-2 before scenario-10). Raises `LookupError` for a game that is not installed."""
-    try:
-        known = installed_variants(game) if game in installed_rule_sets() else None
-    except TypeError:
-        known = None
-    if known is None:
-        names = ", ".join(installed_rule_sets()) or "none"
+    installed = installed_rule_sets()
+    if not isinstance(game, str) or game not in installed:
+        names = ", ".join(installed) or "none"
         raise LookupError(f"no installed game is called {game!r}: installed are {names}")
     code = registries().variants
     out = []
-    for name in sorted(known, key=natural_key):
-        file = known[name]
-        players = _players_with(game, name)
+    for name, (file, players) in _variants_of(game).items():
         if file is not None:
             out.append(VariantInfo(name, game, "file", file_summary(file), players))
         else:
