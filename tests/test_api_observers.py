@@ -3,12 +3,22 @@ the game (a read-only game, their own copy of each event, their exceptions isola
 
 from __future__ import annotations
 
+import typing
 import warnings
 
 import pytest
 
 from castell_dsl import make_bot, new_game
-from castell_dsl.api.observers import CORE_EVENTS, ObservedGame, ObserverWarning
+from castell_dsl.api.observers import (
+    CORE_EVENTS,
+    ActionEvent,
+    EndEvent,
+    ObservedGame,
+    ObserverWarning,
+    RoundEvent,
+    StartEvent,
+    TurnEvent,
+)
 
 
 def play_out(game, bot: str = "random") -> None:
@@ -47,6 +57,14 @@ def test_an_observer_hears_every_event_in_the_order_the_game_records_them(rules,
             assert log[-1] == event["action"]
             assert event["player"] == current_turn
     assert heard[-1]["result"] == game.result()
+    # every core event has exactly the keys its documented TypedDict says
+    shapes = {
+        "start": StartEvent, "round": RoundEvent, "turn": TurnEvent,
+        "action": ActionEvent, "end": EndEvent,
+    }  # fmt: skip
+    for event in heard:
+        if event["type"] in shapes:
+            assert set(event) == set(typing.get_type_hints(shapes[event["type"]])), event
 
 
 def test_observers_cannot_change_the_game():
