@@ -49,6 +49,8 @@ setup(
         # A plugin's own files, whichever it has: its pages (a game's reference, its players'
         # pages for `help TOPIC`), a game's browser renderer, the web front-end's pages.
         **{name: PLUGIN_DATA for name in PLUGINS},
+        # PEP 561: the library API is typed (docs/api.md), for the type checkers of its users.
+        "castell_dsl": ["py.typed"],
         # The grammar and the parser tables generated from it (language/parser_tables.py).
         "castell_dsl.grammar": ["*.lark", "*.json"],
         # `castell analyze`'s JSON Schema (castell-analysis/1).
