@@ -86,3 +86,28 @@ def test_the_mechanics_refusal_comes_first_too():
     """K-8.2: the low-luck variant is for one or two players."""
     with pytest.raises(GameSetupError, match="is for 1 to 2 players, not 3"):
         simulate("calico", games=1, players=3, variants=["low-luck"])
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--players", str(10**30)], "players"),
+        (["--players", "2", "--bots", "nobody"], "nobody"),
+        (["--players", "2", "--bots", "greedy,greedy,greedy"], "3 bots for 2 players"),
+    ],
+)
+def test_simulate_compare_and_analyze_refuse_alike(options, message):
+    """One check before any game: the same refusal (exit 2) from the three commands."""
+    runs = {
+        "simulate": ["simulate", "--games", "2", *options],
+        "compare": ["compare", "castell", "castell+short-season", "--games", "2", *options],
+        "analyze": ["analyze", "castell", "--games", "2", *options],
+    }
+    said = {}
+    for name, argv in runs.items():
+        result = CliRunner().invoke(cli, argv)
+        assert result.exit_code == 2, (name, result.output)
+        assert message in result.output, (name, result.output)
+        said[name] = result.output.split("error: ", 1)[1].replace("castell: ", "")
+    assert said["simulate"] == said["analyze"]  # one rule set: no label
+    assert said["compare"].endswith(said["simulate"])  # two: the contender is named first

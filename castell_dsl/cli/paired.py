@@ -48,7 +48,7 @@ def check_run(
     command: str,
     contenders: Sequence[Any],
     players: int,
-    bots: str,
+    bots: str | Sequence[str],
     seed: int,
     scheduler: str | None = None,
 ) -> tuple[list[Any], list[str]]:
@@ -56,8 +56,8 @@ def check_run(
     before any game is played, what the run could not use (exit 2), and a Dask `scheduler`
     that does not answer: `simulate`, `compare` and `analyze` share this, and the library's
     `simulate` its `api.simulation.check_run`. Returns the contenders' rule sets and the bot
-    spec of every seat (`bots`: comma-separated, one name for all). A message names the
-    contender when there are several."""
+    spec of every seat (`bots`: the `--bots` text, comma-separated with one name for all, or
+    one spec per seat). A message names the contender when there are several."""
     from ..api.simulation import check_run as check_options
     from ..runtime.bots import BotSpecError
     from ..runtime.games import GameSetupError
