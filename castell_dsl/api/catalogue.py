@@ -125,18 +125,18 @@ def _load(name: str, variants: tuple[str, ...] = ()) -> RuleSet:
 FOR_ANOTHER_GAME = "E0274"
 
 
-class _NotThisGames(Exception):
-    pass
+class _AnotherGamesVariant(Exception):
+    """A variant file found beside a game that `extends` another rule set (E0274)."""
 
 
 def _players_with(game: str, variant: str) -> tuple[int, int] | None:
     """The player range of `game` with `variant` alone: None if it does not load alone,
-    `_NotThisGames` if it is another rule set's variant."""
+    `_AnotherGamesVariant` if it is another rule set's variant."""
     try:
         low, high = _load(game, (variant,)).game.players
     except RuleError as exc:
         if any(d.code == FOR_ANOTHER_GAME for d in exc.diagnostics):
-            raise _NotThisGames(variant) from None
+            raise _AnotherGamesVariant(variant) from None
         return None
     except (NotInstalled, Shadowed, ValueError):
         return None
@@ -151,7 +151,7 @@ def _variants_of(game: str) -> dict[str, tuple[Path | None, tuple[int, int] | No
     for name in sorted(known, key=natural_key):
         try:
             out[name] = (known[name], _players_with(game, name))
-        except _NotThisGames:
+        except _AnotherGamesVariant:
             continue
     return out
 
