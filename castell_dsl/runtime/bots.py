@@ -14,7 +14,7 @@ refused with a message instead of hanging `play --load`.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..contract import Bot, bot_seed
@@ -39,6 +39,10 @@ def parse_bot_spec(text: str) -> tuple[str, dict[str, Any]]:
     if len(text) > MAX_SPEC_CHARS:
         raise BotSpecError(f"bot spec of {len(text)} characters is too long")
     name, _, rest = text.strip().partition(":")
+    if name.strip() == "cmd":  # a program: the rest is its command (runtime/agents.py)
+        from .agents import split_agent_spec
+
+        return "cmd", split_agent_spec(rest)
     settings: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, sep, value = item.partition("=")
@@ -92,10 +96,21 @@ def served_ranges(factory: Any) -> Mapping[str, tuple[float, float]]:
     return {**setting_ranges(factory), **(served if isinstance(served, Mapping) else {})}
 
 
-def checked_settings(spec: str, *, served: bool = False) -> tuple[Any, dict[str, Any]]:
+def checked_settings(
+    spec: str, *, served: bool = False, allowed_commands: Collection[str] = ()
+) -> tuple[Any, dict[str, Any]]:
     """The factory a spec names and its complete settings, every one checked (BotSpecError).
-    `served`: the spec came over a network, and the factory's `served` ranges apply."""
+    `served`: the spec came over a network, and the factory's `served` ranges apply; a program
+    (`cmd:`) is then refused unless its command is one of `allowed_commands`, those the
+    server's administrator allowed (docs/security.md: a stranger never starts a process)."""
     name, settings = parse_bot_spec(spec)
+    if name == "cmd" and served and settings.get("command", "").strip() not in allowed_commands:
+        raise BotSpecError(
+            "this server does not start programs as seats"
+            if not allowed_commands
+            else "this server starts only the programs its administrator allowed: "
+            + ", ".join(f"cmd:{c}" for c in allowed_commands)
+        )
     factories = registries().bots
     factory = factories.get(name)
     if factory is None:
@@ -115,13 +130,35 @@ def checked_settings(spec: str, *, served: bool = False) -> tuple[Any, dict[str,
     merged = dict(factory.settings)
     for key, value in settings.items():
         merged[key] = _check_setting(name, key, value, factory.settings[key], ranges.get(key))
+    if name == "cmd":
+        from .agents import check_settings
+
+        try:
+            check_settings(merged)
+        except (ValueError, BotSpecError) as exc:
+            raise BotSpecError(f"bot 'cmd': {exc}") from None
     return factory, merged
 
 
-def check_bot_spec(spec: str, *, served: bool = False) -> None:
+def check_bot_spec(
+    spec: str, *, served: bool = False, allowed_commands: Collection[str] = ()
+) -> None:
     """Refuse (BotSpecError) a spec that `make_bot` would refuse, without building a bot;
-    `served`: within the tighter ranges a server accepts from the network."""
-    checked_settings(spec, served=served)
+    `served`: within the tighter ranges a server accepts from the network (and a program only
+    among `allowed_commands`)."""
+    checked_settings(spec, served=served, allowed_commands=allowed_commands)
+
+
+def finish_bots(bots: Collection[Any], game: Any) -> None:
+    """The game is over or abandoned: let each bot that holds something (a program's process,
+    `runtime/agents.py`) hear the result and let it go. Every bot is finished, whatever fails."""
+    for bot in bots:
+        finish = getattr(bot, "finish", None)
+        if callable(finish):
+            try:
+                finish(game)
+            except Exception:  # noqa: S112 (the others are finished all the same)
+                continue
 
 
 def make_bot(spec: str, rules: RuleSet, seat: int, game_seed: int) -> Bot:

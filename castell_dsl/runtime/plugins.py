@@ -477,7 +477,12 @@ class Registries:
     def bots(self) -> dict[str, Any]:
         from ..contract import BotFactory
 
-        return self._by_name("register_bots", "bot", BotFactory)
+        found = self._by_name("register_bots", "bot", BotFactory)
+        from .agents import AGENT_BOT, factory
+
+        # The core's own kind: a program as a seat (`cmd:COMMAND`, runtime/agents.py).
+        found.setdefault(AGENT_BOT, factory())
+        return found
 
     @cached_property
     def frontends(self) -> dict[str, Any]:
