@@ -1,4 +1,4 @@
-"""`castell tournament`: a round robin between bots (and programs), rated by Bradley–Terry."""
+"""`castell tournament`: a round robin between bots (and programs), rated by Bradley-Terry."""
 
 from __future__ import annotations
 
@@ -56,10 +56,10 @@ def tournament(ctx: click.Context, **options: Any) -> None:
     except TournamentError as exc:
         usage_error(ctx, "tournament", str(exc))
     # The same refusals as compare and analyze: rules with errors, a player count, a bot.
-    for spec in specs:
+    for bot in specs:
         check_paired_run(
             ctx, "tournament", [Contender(rules, rules, variants)], players,
-            [spec] * players, options["seed"], None,
+            [bot] * players, options["seed"], None,
         )  # fmt: skip
     if options["scheduler"]:
         from ..runtime.simulation import SchedulerError, connect_scheduler

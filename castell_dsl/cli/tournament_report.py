@@ -81,7 +81,7 @@ def render_html(data: dict[str, Any]) -> str:
         low, high = row["rating_95"]
         rows.append(
             f"<tr><td>{rank}</td><td class=bot>{e(row['bot'])}</td><td>{row['rating']:.0f}</td>"
-            f"<td>{low:.0f} – {high:.0f}</td><td>{row['games']}</td>"
+            f"<td>{low:.0f} &ndash; {high:.0f}</td><td>{row['games']}</td>"
             f"<td>{row['win_rate']:.1%}</td><td>{row['mean_total']:.1f}</td></tr>"
         )
     head = "".join(f"<th scope=col>{e(r['bot'])}</th>" for r in ratings)
@@ -100,7 +100,7 @@ def render_html(data: dict[str, Any]) -> str:
 <body>
 <h1>{e(_title(data))}</h1>
 <table data-testid="ratings">
-<caption>Ratings (Bradley–Terry, Elo scale, mean 1500; 95% intervals from {data["bootstrap"]}
+<caption>Ratings (Bradley-Terry, Elo scale, mean 1500; 95% intervals from {data["bootstrap"]}
 bootstrap resamples of whole rounds)</caption>
 <tr><th scope=col>rank</th><th scope=col>bot</th><th scope=col>rating</th>
 <th scope=col>95% interval</th><th scope=col>games</th><th scope=col>win rate</th>

@@ -96,7 +96,7 @@ def check_policy(on_error: str) -> None:
 
 
 def _fallback_spec(on_error: str) -> str:
-    """The fallback bot's spec: `;` stands for `,` inside a spec (`fallback:mcts:iterations=50;c=1`),
+    """The fallback bot's spec: `;` stands for `,` inside it (`fallback:mcts:iterations=50;c=1`),
     since the agent's own settings are separated by commas."""
     return on_error[len(FALLBACK) :].replace(";", ",")
 
@@ -118,7 +118,7 @@ def with_options(spec: str, timeout: float | None, on_error: str | None) -> str:
     it seats a program (settings the spec gives itself win); other specs are returned as they
     are. The result is the canonical form `cmd:timeout=T,on_error=P,command=COMMAND`, which
     travels to worker processes and save files as one string."""
-    name, _, rest = spec.strip().partition(":")
+    name = spec.strip().partition(":")[0]
     if name.strip() != AGENT_BOT or (timeout is None and on_error is None):
         return spec
     from .bots import parse_bot_spec
@@ -198,7 +198,7 @@ class _Process:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,  # its own process group: killed whole
-            preexec_fn=_die_with_parent(),  # noqa: PLW1509 (a C call, looked up before the fork)
+            preexec_fn=_die_with_parent(),
             close_fds=True,
         )
         assert self.popen.stdin and self.popen.stdout and self.popen.stderr

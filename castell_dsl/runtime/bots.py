@@ -157,7 +157,7 @@ def finish_bots(bots: Collection[Any], game: Any) -> None:
         if callable(finish):
             try:
                 finish(game)
-            except Exception:  # noqa: S112 (the others are finished all the same)
+            except Exception:
                 continue
 
 

@@ -1,4 +1,4 @@
-"""Ratings from a round robin: every seat order of the bots, Bradley–Terry with bootstrap intervals.
+"""Ratings from a round robin: every seat order of the bots, Bradley-Terry with bootstrap intervals.
 
 `castell tournament --bots random,greedy,mcts -n 60` seats the bots in every *lineup*: every
 ordered choice of `players` different bots (with fewer bots than seats, every sequence that
@@ -10,7 +10,7 @@ of every batch: the same lines come out for any `--jobs` or a Dask cluster.
 
 A game of several players is read as its pairwise results: for two seats held by different bots,
 a winner beats a non-winner; otherwise the higher total wins, and equal totals are a draw (half
-a win each). The Bradley–Terry model (P(i beats j) = p_i / (p_i + p_j)) is fitted to those
+a win each). The Bradley-Terry model (P(i beats j) = p_i / (p_i + p_j)) is fitted to those
 counts by Hunter's MM iterations, with half a win each way between every two bots as a prior (no
 rating is infinite when a bot never loses), and reported on the Elo scale (400·log10 p, mean
 1500). The 95% intervals are percentiles of the ratings refitted on rounds resampled with
@@ -32,7 +32,7 @@ from .simulation import play_game, run_tasks, worker_rules
 
 #: Bootstrap resamples for the rating intervals.
 BOOTSTRAP = 200
-#: Bradley–Terry fit: MM iterations at most, and the change in log-strength that stops them.
+#: Bradley-Terry fit: MM iterations at most, and the change in log-strength that stops them.
 MAX_ITERATIONS = 1_000
 TOLERANCE = 1e-9
 #: The most lineups a tournament plays (12 bots in 4 seats are 11,880).
@@ -52,9 +52,7 @@ def lineups(bots: int, players: int) -> list[tuple[int, ...]]:
         found = list(itertools.permutations(range(bots), players))
     else:
         found = [
-            order
-            for order in itertools.product(range(bots), repeat=players)
-            if len(set(order)) > 1
+            order for order in itertools.product(range(bots), repeat=players) if len(set(order)) > 1
         ]
     if len(found) > MAX_LINEUPS:
         raise TournamentError(
@@ -150,7 +148,7 @@ def add_into(total: list[list[float]], more: list[list[float]]) -> None:
 
 
 def bradley_terry(wins: Sequence[Sequence[float]], prior: float = 0.5) -> list[float]:
-    """Elo-scale ratings (mean 1500) of the Bradley–Terry strengths fitted to `wins[i][j]`
+    """Elo-scale ratings (mean 1500) of the Bradley-Terry strengths fitted to `wins[i][j]`
     (Hunter's MM algorithm), with `prior` wins each way between every two bots."""
     n = len(wins)
     w = [[wins[i][j] + (prior if i != j else 0.0) for j in range(n)] for i in range(n)]

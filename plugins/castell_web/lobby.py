@@ -190,9 +190,7 @@ class Lobby:
         try:
             for spec in [*seats, seating.stand_in]:
                 if spec != HUMAN:
-                    check_bot_spec(
-                        spec, served=True, allowed_commands=self.limits.agent_commands
-                    )
+                    check_bot_spec(spec, served=True, allowed_commands=self.limits.agent_commands)
             if seed is None:
                 seed = secrets.randbelow(2**31)
             session = Session(rules, len(seats), seed, seats)

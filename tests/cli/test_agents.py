@@ -47,10 +47,7 @@ def lines_of(out: str) -> list[dict]:
 def script(tmp_path: Path, name: str, body: str) -> str:
     """A small agent in Python, written for one test: `cmd:` spec running it."""
     path = tmp_path / f"{name}.py"
-    path.write_text(
-        "import json, os, sys, time\n"
-        + textwrap.dedent(body)
-    )
+    path.write_text("import json, os, sys, time\n" + textwrap.dedent(body))
     return f"cmd:{sys.executable} {path}"
 
 
@@ -153,7 +150,7 @@ def agent_lines(err: str) -> list[str]:
 def test_stop_is_one_line_naming_seat_and_command(capsys, tmp_path, pid_file, mode):
     body, reason = FAILURES[mode]
     spec = script(tmp_path, mode, body)
-    code, out, err = run(
+    code, _, err = run(
         capsys, "simulate", "-p", "2", "-n", "1", "--agent-timeout", "0.5",
         "--bots", f"random,{spec}",
     )  # fmt: skip
@@ -213,7 +210,9 @@ def test_bad_policy_and_bad_command_are_usage_errors(capsys):
 
 
 def test_a_missing_program_is_a_one_line_error(capsys):
-    code, _, err = run(capsys, "simulate", "-n", "1", "-p", "2", "--bots", "cmd:no-such-agent-x,random")
+    code, _, err = run(
+        capsys, "simulate", "-n", "1", "-p", "2", "--bots", "cmd:no-such-agent-x,random"
+    )
     assert code == 1
     assert err.strip() == (
         "castell: error: agent in seat 0 (cmd:no-such-agent-x) cannot start: "
@@ -271,7 +270,7 @@ def test_programs_die_with_a_killed_parent(tmp_path, pid_file, jobs):
     assert not any(alive(pid) for pid in pids)
 
 
-# ---- nobody else starts a program ------------------------------------------------------------------
+# ---- nobody else starts a program ---------------------------------------------------------------
 
 
 def test_the_network_never_starts_a_program_unless_the_administrator_allowed_it():
@@ -312,7 +311,9 @@ def test_play_seats_a_program_beside_you(capsys, monkeypatch, tmp_path):
     """`castell play --players you,cmd:…`: the jsonl front-end's `you` plays against it."""
     import io
 
-    monkeypatch.setattr("sys.stdin", io.StringIO('{"command": "quit", "path": "%s"}\n' % (tmp_path / "g.json")))
+    monkeypatch.setattr(
+        "sys.stdin", io.StringIO('{"command": "quit", "path": "%s"}\n' % (tmp_path / "g.json"))
+    )
     code, out, err = run(
         capsys, "play", "--players", f"{python_agent()},you", "--seed", "4", "--frontend", "jsonl"
     )

@@ -15,9 +15,9 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-from castell_web.limits import Limits  # noqa: E402
+from castell_web.limits import Limits
 
-from tests.web.support import web_app  # noqa: E402
+from tests.web.support import web_app
 
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", message=".*httpx.*")

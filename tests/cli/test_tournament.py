@@ -1,4 +1,4 @@
-"""`castell tournament`: round robin over every seat order, Bradley–Terry ratings with bootstrap
+"""`castell tournament`: round robin over every seat order, Bradley-Terry ratings with bootstrap
 intervals (runtime/tournament.py). Rules: C-10.1 (each game is scored to its end; a tournament
 reads only winners and totals)."""
 
