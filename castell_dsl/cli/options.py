@@ -60,15 +60,14 @@ def agent_options(func: Callable) -> Callable:
 def agent_seats(seats: list[str], timeout: float | None, on_error: str | None) -> list[str]:
     """Seats with the agent options written into each program's spec (BotSpecError for an
     `--on-agent-error` that is not stop, forfeit or fallback:BOT)."""
-    from ..runtime.agents import check_policy, with_options
-    from ..runtime.bots import BotSpecError
+    from ..runtime.bots import BotSpecError, check_agent_settings, with_agent_options
 
     if on_error is not None:
         try:
-            check_policy(on_error)
-        except (ValueError, BotSpecError) as exc:
+            check_agent_settings({"command": "program", "on_error": on_error})
+        except ValueError as exc:
             raise BotSpecError(f"--on-agent-error: {exc}") from None
-    return [with_options(spec, timeout, on_error) for spec in seats]
+    return [with_agent_options(spec, timeout, on_error) for spec in seats]
 
 
 class ConfigError(Exception):

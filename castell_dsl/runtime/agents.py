@@ -40,7 +40,7 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..contract import Action, Bot, PlayableGame
@@ -78,27 +78,25 @@ class AgentFailure(Exception):
     """What went wrong with one decision of an agent (the reason, in words)."""
 
 
+def fallback_spec(on_error: str) -> str | None:
+    """The fallback bot's spec of an `on_error` policy (None for `stop`/`forfeit`); `;` stands
+    for `,` inside it (`fallback:mcts:iterations=50;c=1`), since the agent's own settings are
+    separated by commas. `runtime/bots.py` checks it and builds the bot (`make_fallback`)."""
+    if not on_error.startswith(FALLBACK):
+        return None
+    return on_error[len(FALLBACK) :].replace(";", ",")
+
+
 def check_policy(on_error: str) -> None:
-    """Refuse (ValueError) an `on_error` that is not `stop`, `forfeit` or `fallback:BOT`; the
-    fallback bot is checked like any spec (and may not be another program)."""
+    """Refuse (ValueError) an `on_error` that is not `stop`, `forfeit` or `fallback:BOT` (a
+    fallback's own spec is checked by `runtime/bots.py`, like any spec)."""
+    fallback = fallback_spec(on_error)
     if on_error in POLICIES:
         return
-    if on_error.startswith(FALLBACK):
-        from .bots import checked_settings
-
-        fallback = _fallback_spec(on_error)
-        name = fallback.partition(":")[0].strip()
-        if name == AGENT_BOT:
-            raise ValueError("the fallback of a program must be a built-in or plugin bot")
-        checked_settings(fallback)
-        return
-    raise ValueError(f"on_error must be stop, forfeit or fallback:BOT, not {on_error!r}")
-
-
-def _fallback_spec(on_error: str) -> str:
-    """The fallback bot's spec: `;` stands for `,` inside it (`fallback:mcts:iterations=50;c=1`),
-    since the agent's own settings are separated by commas."""
-    return on_error[len(FALLBACK) :].replace(";", ",")
+    if fallback is None or not fallback.strip():
+        raise ValueError(f"on_error must be stop, forfeit or fallback:BOT, not {on_error!r}")
+    if fallback.partition(":")[0].strip() == AGENT_BOT:
+        raise ValueError("the fallback of a program must be a built-in or plugin bot")
 
 
 def check_settings(settings: Mapping[str, Any]) -> None:
@@ -113,24 +111,6 @@ def check_settings(settings: Mapping[str, Any]) -> None:
     check_policy(str(settings.get("on_error", "stop")))
 
 
-def with_options(spec: str, timeout: float | None, on_error: str | None) -> str:
-    """`spec` with the command line's `--agent-timeout`/`--on-agent-error` written into it when
-    it seats a program (settings the spec gives itself win); other specs are returned as they
-    are. The result is the canonical form `cmd:timeout=T,on_error=P,command=COMMAND`, which
-    travels to worker processes and save files as one string."""
-    name = spec.strip().partition(":")[0]
-    if name.strip() != AGENT_BOT or (timeout is None and on_error is None):
-        return spec
-    from .bots import parse_bot_spec
-
-    _, settings = parse_bot_spec(spec)
-    if timeout is not None:
-        settings.setdefault("timeout", float(timeout))
-    if on_error is not None:
-        settings.setdefault("on_error", on_error)
-    return canonical_spec(settings)
-
-
 def canonical_spec(settings: Mapping[str, Any]) -> str:
     """`cmd:KEY=VALUE,…,command=COMMAND` (the command last: it takes the rest of the spec)."""
     parts = [f"{k}={v}" for k, v in settings.items() if k != "command"]
@@ -138,23 +118,14 @@ def canonical_spec(settings: Mapping[str, Any]) -> str:
     return f"{AGENT_BOT}:" + ",".join(parts)
 
 
-def split_agent_spec(rest: str) -> dict[str, Any]:
-    """The settings of `cmd:REST`: either the command alone (`cmd:python bot.py`) or settings
-    ending with `command=` (`cmd:timeout=5,command=python bot.py`), whose command is the rest
-    of the spec, commas and all."""
+def split_agent_spec(rest: str) -> tuple[str, str]:
+    """(settings, command) of `cmd:REST`: the command alone (`cmd:python bot.py`: no
+    settings), or settings ending with `command=` (`cmd:timeout=5,command=python bot.py`),
+    whose command is the rest of the spec, commas and all."""
     head, found, command = rest.partition("command=")
     if found and (not head or head.endswith(",")):
-        from .bots import BotSpecError, _value
-
-        settings: dict[str, Any] = {}
-        for item in filter(None, (part.strip() for part in head.split(","))):
-            key, sep, value = item.partition("=")
-            if not sep:
-                raise BotSpecError(f"bot setting '{item}' must be KEY=VALUE")
-            settings[key.strip()] = _value(value.strip())
-        settings["command"] = command.strip()
-        return settings
-    return {"command": rest.strip()}
+        return head, command.strip()
+    return "", rest.strip()
 
 
 # ---- the processes ------------------------------------------------------------------------------
@@ -319,6 +290,8 @@ class CommandAgent:
         #: The failure that ended the program's play (its one-line message), or None.
         self.failure: str | None = None
         self.fallback: Bot | None = None
+        #: Builds the `fallback:BOT` bot (set by `runtime/bots.make_bot`, which knows bots).
+        self.make_fallback: Callable[[], Bot] | None = None
 
     def label(self) -> str:
         return f"seat {self.seat} (cmd:{visible(self.command[:120])})"
@@ -365,14 +338,9 @@ class CommandAgent:
         message = f"agent in {self.label()} {reason}"
         if self.on_error == "stop":
             raise AgentError(message)
-        if self.on_error.startswith(FALLBACK):
-            from .bots import checked_settings
-
-            factory, settings = checked_settings(_fallback_spec(self.on_error))
-            self.fallback = factory.create(
-                rules=self.rules, seat=self.seat, seed=self.seed, **settings
-            )
-            then = f"{factory.name} plays the seat's remaining decisions"
+        if self.make_fallback is not None:
+            self.fallback = self.make_fallback()
+            then = f"{self.fallback.name} plays the seat's remaining decisions"
         else:
             then = "the seat forfeits: it passes for the rest of the game"
         self.failure = message

@@ -15,10 +15,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..contract import Bot, bot_seed
 from ..language.diagnostics import did_you_mean
+from .agents import (
+    AGENT_BOT,
+    CommandAgent,
+    canonical_spec,
+    check_settings,
+    fallback_spec,
+    split_agent_spec,
+)
 from .plugins import registries
 
 if TYPE_CHECKING:
@@ -39,16 +48,17 @@ def parse_bot_spec(text: str) -> tuple[str, dict[str, Any]]:
     if len(text) > MAX_SPEC_CHARS:
         raise BotSpecError(f"bot spec of {len(text)} characters is too long")
     name, _, rest = text.strip().partition(":")
-    if name.strip() == "cmd":  # a program: the rest is its command (runtime/agents.py)
-        from .agents import split_agent_spec
-
-        return "cmd", split_agent_spec(rest)
+    command = None
+    if name.strip() == AGENT_BOT:  # a program: its command takes the rest (runtime/agents.py)
+        rest, command = split_agent_spec(rest)
     settings: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, sep, value = item.partition("=")
         if not sep:
             raise BotSpecError(f"bot setting '{item}' must be KEY=VALUE")
         settings[key.strip()] = _value(value.strip())
+    if command is not None:
+        settings["command"] = command
     return name.strip(), settings
 
 
@@ -104,7 +114,7 @@ def checked_settings(
     (`cmd:`) is then refused unless its command is one of `allowed_commands`, those the
     server's administrator allowed (docs/security.md: a stranger never starts a process)."""
     name, settings = parse_bot_spec(spec)
-    if name == "cmd" and served and settings.get("command", "").strip() not in allowed_commands:
+    if name == AGENT_BOT and served and settings.get("command", "").strip() not in allowed_commands:
         raise BotSpecError(
             "this server does not start programs as seats"
             if not allowed_commands
@@ -130,14 +140,39 @@ def checked_settings(
     merged = dict(factory.settings)
     for key, value in settings.items():
         merged[key] = _check_setting(name, key, value, factory.settings[key], ranges.get(key))
-    if name == "cmd":
-        from .agents import check_settings
-
+    if name == AGENT_BOT:
         try:
-            check_settings(merged)
-        except (ValueError, BotSpecError) as exc:
+            check_agent_settings(merged)
+        except ValueError as exc:
             raise BotSpecError(f"bot 'cmd': {exc}") from None
     return factory, merged
+
+
+def check_agent_settings(settings: Mapping[str, Any]) -> None:
+    """A program's settings (runtime/agents.py) and its fallback bot's spec (ValueError)."""
+    check_settings(settings)
+    fallback = fallback_spec(str(settings.get("on_error", "stop")))
+    if fallback is not None:
+        try:
+            checked_settings(fallback)
+        except BotSpecError as exc:
+            raise ValueError(f"fallback: {exc}") from None
+
+
+def with_agent_options(spec: str, timeout: float | None, on_error: str | None) -> str:
+    """`spec` with the command line's `--agent-timeout`/`--on-agent-error` written into it when
+    it seats a program (settings the spec gives itself win); other specs are returned as they
+    are. The result is the canonical form `cmd:timeout=T,on_error=P,command=COMMAND`, which
+    travels to worker processes and save files as one string."""
+    name = spec.strip().partition(":")[0]
+    if name.strip() != AGENT_BOT or (timeout is None and on_error is None):
+        return spec
+    _, settings = parse_bot_spec(spec)
+    if timeout is not None:
+        settings.setdefault("timeout", float(timeout))
+    if on_error is not None:
+        settings.setdefault("on_error", on_error)
+    return canonical_spec(settings)
 
 
 def check_bot_spec(
@@ -164,4 +199,22 @@ def finish_bots(bots: Collection[Any], game: Any) -> None:
 def make_bot(spec: str, rules: RuleSet, seat: int, game_seed: int) -> Bot:
     """A bot for `seat` from a spec such as `random` or `mcts:iterations=200`."""
     factory, merged = checked_settings(spec)
-    return factory.create(rules=rules, seat=seat, seed=bot_seed(game_seed, seat), **merged)
+    seed = bot_seed(game_seed, seat)
+    bot = factory.create(rules=rules, seat=seat, seed=seed, **merged)
+    fallback = (
+        fallback_spec(str(merged.get("on_error", ""))) if spec_name(spec) == AGENT_BOT else None
+    )
+    if fallback is not None and isinstance(bot, CommandAgent):
+        bot.make_fallback = partial(_fallback_bot, fallback, rules, seat, seed)
+    return bot
+
+
+def spec_name(spec: str) -> str:
+    """The bot a spec names (`mcts` of `mcts:iterations=200`)."""
+    return spec.strip().partition(":")[0].strip()
+
+
+def _fallback_bot(spec: str, rules: RuleSet, seat: int, seed: int) -> Bot:
+    """The bot that plays on for a failed program (`fallback:BOT`), with the program's seed."""
+    factory, merged = checked_settings(spec)
+    return factory.create(rules=rules, seat=seat, seed=seed, **merged)

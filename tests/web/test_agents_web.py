@@ -17,7 +17,7 @@ pytest.importorskip("httpx")
 
 from castell_web.limits import Limits
 
-from tests.web.support import web_app
+from .support import web_app
 
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", message=".*httpx.*")
