@@ -322,3 +322,25 @@ def test_play_seats_a_program_beside_you(capsys, monkeypatch, tmp_path):
     assert messages[0]["seats"][0] == python_agent()
     assert any(m["type"] == "state" and m["player"] == 1 for m in messages)
     assert any(m["type"] == "event" and m["event"].get("player") == 0 for m in messages)
+
+
+def test_stop_crosses_worker_processes_as_one_line(capsys, tmp_path):
+    spec = script(tmp_path, "illegal", ILLEGAL)
+    code, _, err = run(
+        capsys, "simulate", "-p", "2", "-n", "4", "--jobs", "2", "--bots", f"random,{spec}"
+    )
+    assert code == 1 and "Traceback" not in err
+    assert err.strip().splitlines()[-1].startswith("castell: error: agent in seat 1 (cmd:")
+
+
+@pytest.mark.parametrize("command", ["compare", "analyze"])
+def test_compare_and_analyze_seat_a_program(capsys, command):
+    extra = ["castell", "castell+short-season"] if command == "compare" else ["castell"]
+    if command == "analyze":
+        extra += ["--no-skill"]
+    code, out, err = run(
+        capsys, command, *extra, "-n", "2", "-p", "2", "--format", "json",
+        "--bots", f"{python_agent()},greedy",
+    )  # fmt: skip
+    assert code == 0, err
+    assert python_agent() in out

@@ -144,3 +144,27 @@ def test_usage_errors(capsys):
     assert code == 2 and "did you mean" in err
     code, _, err = run(capsys, "--bots", "random,greedy", "-p", "9")
     assert code == 2 and "Traceback" not in err
+
+
+def test_the_same_tournament_on_a_dask_local_cluster(capsys):
+    from dask.distributed import LocalCluster
+
+    args = ["--bots", "random,greedy", "-n", "4", "-p", "2", "--format", "json"]
+    code, local, err = run(capsys, *args)
+    assert code == 0, err
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False) as cluster:
+        code, dask, err = run(capsys, *args, "--scheduler", cluster.scheduler_address)
+    assert (code, dask) == (0, local), err
+
+
+def test_rules_variants_and_seat_count_are_honoured(capsys):
+    code, out, err = run(
+        capsys, "--bots", "random,greedy", "-n", "14", "-p", "4", "--rules", "castell",
+        "--variant", "short-season", "--format", "json",
+    )  # fmt: skip
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["variants"] == ["short-season"] and data["players"] == 4
+    assert data["lineups"] == 14 and data["rounds"] == 1 and data["bootstrap"] == 0
+    # every game seats four: each of the 14 lineups holds both bots, 56 seats in all
+    assert sum(r["games"] for r in data["ratings"]) == 56
