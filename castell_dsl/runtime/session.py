@@ -20,7 +20,7 @@ from typing import Any
 from ..contract import Action, ActionError, Bot, Observer, PlayableGame, Rejection, UndoError
 from ..engine.game import Game
 from ..language.ruleset import RuleSet
-from .bots import make_bot
+from .bots import finish_bots, make_bot
 from .games import start_game
 from .saves import SaveError, SaveWriteError, read_save, replay, save_record, write_save
 
@@ -214,6 +214,7 @@ class Session:
             if self.is_human(player):
                 return player
             self.bot_move()
+        finish_bots(list(self.bots.values()), self.game)  # a program hears the result, exits
         return None
 
     def undo(self) -> int:
