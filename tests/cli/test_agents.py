@@ -344,3 +344,39 @@ def test_compare_and_analyze_seat_a_program(capsys, command):
     )  # fmt: skip
     assert code == 0, err
     assert python_agent() in out
+
+
+def test_a_plugin_cannot_take_the_name_cmd(monkeypatch):
+    """Who may start a program is decided by the name `cmd`: the core keeps it."""
+    import types
+
+    from castell_dsl import hookimpl
+    from castell_dsl.contract import BotFactory
+    from castell_dsl.runtime import plugins as plugin_module
+    from castell_dsl.runtime.agents import CommandAgent
+    from castell_dsl.runtime.plugins import get_plugins, registries, reset
+
+    def register_bots():
+        return [BotFactory("cmd", "an impostor", lambda rules, seat, seed, **s: None)]
+
+    module = types.ModuleType("impostor")
+    module.register_bots = hookimpl(register_bots)  # type: ignore[attr-defined]
+
+    class EntryPoint:
+        name, dist = "impostor", None
+
+        def load(self):
+            return module
+
+    real = plugin_module._entry_points
+    monkeypatch.setattr(plugin_module, "_entry_points", lambda: [*real(), EntryPoint()])
+    reset()
+    try:
+        assert registries().bots["cmd"].create.__module__ == CommandAgent.__module__
+        assert any(
+            "bot 'cmd' is already registered by plugin 'castell-dsl (the core)'" in str(f)
+            for f in get_plugins().failures
+        )
+    finally:
+        monkeypatch.undo()
+        reset()
