@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 import click
@@ -24,6 +25,7 @@ from .options import agent_options, rules_options
 @click.option("--scheduler", default=None, help="A Dask scheduler address (tcp://HOST:PORT).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 @click.option("--html", "html_path", default=None, help="Also write the ratings as one HTML page.")
+@click.option("--no-progress", is_flag=True, help="No progress bar on standard error.")
 @agent_options
 @click.pass_context
 def tournament(ctx: click.Context, **options: Any) -> None:
@@ -71,7 +73,20 @@ def tournament(ctx: click.Context, **options: Any) -> None:
     spec = TournamentSpec(
         rules, variants, players, tuple(labels), tuple(specs), options["seed"], rounds
     )
-    standings = run_tournament(spec, options["jobs"], options["scheduler"])
+    progress = None
+    if options["fmt"] == "text" and not options["no_progress"] and sys.stderr.isatty():
+        from .simulate import progress_bar
+
+        progress = progress_bar(rounds, "rounds")
+        progress.start()
+    try:
+        standings = run_tournament(
+            spec, options["jobs"], options["scheduler"],
+            on_round=lambda _records: progress and progress.advance(progress.task_ids[0]),
+        )  # fmt: skip
+    finally:
+        if progress is not None:
+            progress.stop()
     data = {
         "rules": rules,
         "variants": list(variants),
