@@ -380,3 +380,25 @@ def test_a_plugin_cannot_take_the_name_cmd(monkeypatch):
     finally:
         monkeypatch.undo()
         reset()
+
+
+def test_a_chatty_program_s_stderr_is_kept_bounded_and_quoted_sanitised(capsys, tmp_path):
+    """Megabytes on standard error neither block the program nor flood the error line."""
+    spec = script(
+        tmp_path,
+        "chatty",
+        """
+        for line in sys.stdin:
+            if json.loads(line)["type"] == "state":
+                for _ in range(20_000):
+                    sys.stderr.write("noise " * 10 + "\\n")
+                sys.stderr.write("last words \\x1b[31mred\\n")
+                sys.stderr.flush()
+                sys.exit(2)
+        """,
+    )
+    code, _, err = run(capsys, "simulate", "-n", "1", "-p", "2", "--bots", f"{spec},random")
+    assert code == 1
+    (line,) = err.strip().splitlines()
+    assert "exited with code 2 (last words" in line
+    assert "\x1b" not in line and len(line) < 400
