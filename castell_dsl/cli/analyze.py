@@ -34,6 +34,8 @@ def analyze(
     players: int,
     bots: str,
     seed: int,
+    agent_timeout: float | None,
+    on_agent_error: str | None,
     jobs: int,
     scheduler: str | None,
     skill: bool,
@@ -54,7 +56,12 @@ def analyze(
 
     subject = with_variants(parse_contender(rules), variants)
     contenders = [subject] + ([parse_contender(base)] if base else [])
-    _, seats = check_run(ctx, "analyze", contenders, players, bots, seed, scheduler)
+    from .options import agent_seats
+
+    _, seats = check_run(
+        ctx, "analyze", contenders, players, bots, seed, scheduler,
+        adjust_seats=lambda seats: agent_seats(seats, agent_timeout, on_agent_error),
+    )  # fmt: skip
     progress = None
     if fmt == "text" and not no_progress and sys.stderr.isatty():
         from .simulate import progress_bar

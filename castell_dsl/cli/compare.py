@@ -31,6 +31,8 @@ def compare(
     players: int,
     bots: str,
     seed: int,
+    agent_timeout: float | None,
+    on_agent_error: str | None,
     jobs: int,
     scheduler: str | None,
     fmt: str,
@@ -62,7 +64,12 @@ def compare(
         if importlib.util.find_spec("matplotlib") is None:
             _error(ctx, 'matplotlib is not installed: pip install "castell-dsl[plot]"')
     contenders = [parse_contender(text) for text in (base, *variants)]
-    _, seats = check_run(ctx, "compare", contenders, players, bots, seed, scheduler)
+    from .options import agent_seats
+
+    _, seats = check_run(
+        ctx, "compare", contenders, players, bots, seed, scheduler,
+        adjust_seats=lambda seats: agent_seats(seats, agent_timeout, on_agent_error),
+    )  # fmt: skip
     collected = run_compare(contenders, players, seats, seed, games, jobs, scheduler)
     data = report(collected, players, seats, seed)
     if fmt == "json":

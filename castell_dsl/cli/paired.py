@@ -29,9 +29,11 @@ def paired_options(games: int) -> Callable[[Callable], Callable]:
     ]  # fmt: skip
 
     def decorate(func: Callable) -> Callable:
+        from .options import agent_options
+
         for option in reversed(options):
             func = option(func)
-        return func
+        return agent_options(func)
 
     return decorate
 
@@ -51,13 +53,16 @@ def check_run(
     bots: str | Sequence[str],
     seed: int,
     scheduler: str | None = None,
+    *,
+    adjust_seats: Callable[[list[str]], list[str]] | None = None,
 ) -> tuple[list[Any], list[str]]:
     """Load each contender's rules (with errors: print their diagnostics, exit 1) and refuse,
     before any game is played, what the run could not use (exit 2), and a Dask `scheduler`
     that does not answer: `simulate`, `compare` and `analyze` share this, and the library's
     `simulate` its `api.simulation.check_run`. Returns the contenders' rule sets and the bot
     spec of every seat (`bots`: the `--bots` text, comma-separated with one name for all, or
-    one spec per seat). A message names the contender when there are several."""
+    one spec per seat; `adjust_seats`, e.g. the agent options, rewrites them before they are
+    checked). A message names the contender when there are several."""
     from ..api.simulation import check_run as check_options
     from ..runtime.bots import BotSpecError
     from ..runtime.games import GameSetupError
@@ -75,7 +80,7 @@ def check_run(
     seats: list[str] = []
     for contender, rules in zip(contenders, loaded, strict=True):
         try:
-            seats = check_options(rules, players, bots, seed)
+            seats = check_options(rules, players, bots, seed, adjust_seats=adjust_seats)
         except (BotSpecError, GameSetupError) as exc:
             named = f"{contender.label}: " if len(contenders) > 1 else ""
             usage_error(ctx, command, f"{named}{exc}")

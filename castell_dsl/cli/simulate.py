@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE
-from .options import load_config_or_exit, rules_options
+from .options import agent_options, agent_seats, load_config_or_exit, rules_options
 
 
 def _error(ctx: click.Context, message: str) -> None:
@@ -36,6 +36,7 @@ def _error(ctx: click.Context, message: str) -> None:
 @click.option("--scheduler", default=None, help="A Dask scheduler address (tcp://HOST:PORT).")
 @click.option("--config", type=click.Path(dir_okay=False), help="A tournament YAML file.")
 @click.option("--no-progress", is_flag=True, help="No progress bar on standard error.")
+@agent_options
 @click.pass_context
 def simulate(ctx: click.Context, **options: Any) -> None:
     """Play games between bots and report win rates and score statistics.
@@ -57,9 +58,11 @@ def simulate(ctx: click.Context, **options: Any) -> None:
     jobs = settings.get("jobs", 1)
     seed = settings.get("seed", 0)
     target = Contender(rules_name, rules_name, variants)
+    timeout, on_error = settings.get("agent_timeout"), settings.get("on_agent_error")
     [rules], bots = check_run(
-        ctx, "simulate", [target], players, str(settings.get("bots", "random")), seed
-    )
+        ctx, "simulate", [target], players, str(settings.get("bots", "random")), seed,
+        adjust_seats=lambda seats: agent_seats(seats, timeout, on_error),
+    )  # fmt: skip
     save_dir = options.get("save_dir")
     if save_dir is not None:
         problem = _save_dir_problem(save_dir)
