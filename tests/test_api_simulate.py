@@ -111,3 +111,16 @@ def test_simulate_compare_and_analyze_refuse_alike(options, message):
         said[name] = result.output.split("error: ", 1)[1].replace("castell: ", "")
     assert said["simulate"] == said["analyze"]  # one rule set: no label
     assert said["compare"].endswith(said["simulate"])  # two: the contender is named first
+
+
+def test_a_tournament_refuses_a_huge_player_count_before_sizing_anything():
+    result = CliRunner().invoke(
+        cli, ["tournament", "--bots", "greedy,random", "--players", str(10**30), "--games", "2"]
+    )
+    assert result.exit_code == 2, result.output
+    assert "is for 2 to 4 players" in result.output
+
+
+def test_one_bot_in_a_list_seats_it_everywhere():
+    run = simulate("castell", games=1, players=3, bots=["greedy"], seed=2)
+    assert [p["bot"] for p in run.records[0]["players"]] == ["greedy"] * 3

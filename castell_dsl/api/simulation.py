@@ -34,14 +34,19 @@ def check_run(
     adjust_seats: Callable[[list[str]], list[str]] | None = None,
 ) -> list[str]:
     """The bot spec of every seat, once nothing a run could not use is found before any game
-    is played: a player count the rules do not allow, a number of bots that is not one per seat
-    (`bots` is one spec per seat, or a comma-separated text of them where one name seats it
-    everywhere), a bot spec that is unknown or out of its ranges (`BotSpecError`), or options
-    the mechanics refuses (`GameSetupError`: Calico's low-luck with 3 or 4 players).
-    `adjust_seats` rewrites the seats' specs before they are checked (the command line's agent
-    options written into a program's spec)."""
+    is played: a player count the rules do not allow, a number of bots that is not one per
+    seat, a bot spec that is unknown or out of its ranges (`BotSpecError`), or options the
+    mechanics refuses (`GameSetupError`: Calico's low-luck with 3 or 4 players).
+
+    `bots` is one spec per seat, or the command line's comma-separated text of them; one spec
+    alone, in a list or as text, seats it everywhere. `adjust_seats` rewrites the seats' specs
+    before they are checked (the command line's agent options written into a program's spec).
+    """
     check_players(rules, players)  # first: a huge count is refused before seats are made
-    seats = bots_for(bots, players) if isinstance(bots, str) else list(bots)
+    if isinstance(bots, str):
+        seats = bots_for(bots, players)
+    else:
+        seats = list(bots) * players if len(bots) == 1 else list(bots)
     if adjust_seats is not None:
         seats = adjust_seats(seats)
     if len(seats) != players:

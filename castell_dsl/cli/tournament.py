@@ -53,16 +53,17 @@ def tournament(ctx: click.Context, **options: Any) -> None:
         rules = default_rules()
     variants = tuple(options["variants"])
     specs = agent_seats(labels, options["agent_timeout"], options["on_agent_error"])
+    # The same refusals as compare and analyze (rules with errors, a player count, a bot),
+    # before anything is sized by the player count.
+    for bot in specs:
+        check_run(
+            ctx, "tournament", [Contender(rules, rules, variants)], players, [bot],
+            options["seed"],
+        )  # fmt: skip
     try:
         rounds = rounds_for(options["games"], len(specs), players)
     except TournamentError as exc:
         usage_error(ctx, "tournament", str(exc))
-    # The same refusals as compare and analyze: rules with errors, a player count, a bot.
-    for bot in specs:
-        check_run(
-            ctx, "tournament", [Contender(rules, rules, variants)], players,
-            [bot] * players, options["seed"],
-        )  # fmt: skip
     if options["scheduler"]:
         from ..runtime.simulation import SchedulerError, connect_scheduler
 
