@@ -82,12 +82,24 @@ class PlaySession(Protocol):
     the one implementation; a front-end whose saving differs wraps it.
     """
 
-    game: PlayableGame
-    seats: list[str]
-    observers: list[Observer]
-    turn_starts: list[tuple[int, int]]
-    #: The seat that took each action of the log, kept as the game is played.
-    log_seats: list[int]
+    @property
+    def game(self) -> PlayableGame: ...
+    @property
+    def seats(self) -> list[str]: ...
+    @property
+    def observers(self) -> list[Observer]:
+        """Listeners a front-end adds for the game's events (kept across undos)."""
+        ...
+
+    @property
+    def turn_starts(self) -> list[tuple[int, int]]:
+        """(log length, player) at the start of each turn so far."""
+        ...
+
+    @property
+    def log_seats(self) -> list[int]:
+        """The seat that took each action of the log, kept as the game is played."""
+        ...
 
     @property
     def humans(self) -> list[int]: ...
