@@ -181,7 +181,7 @@ function showHelp(message) {
   }
   showAnswer(
     el("h2", {}, "Commands"),
-    el("dl", {}, message.commands.map((c) => [el("dt", {}, c.usage), el("dd", {}, c.help)])),
+    el("dl", {}, message.commands.flatMap((c) => [el("dt", {}, c.usage), el("dd", {}, c.help)])),
     message.notation.length ? [el("h3", {}, "Actions, for example"), el("ul", {}, message.notation.map((line) => el("li", {}, el("code", {}, line))))] : null,
     message.topics.length ? [el("h3", {}, "Topics"), el("p", {}, message.topics.map((topic) => el("button", {
       type: "button", "data-topic": topic, onclick: () => command("help", {topic}),
