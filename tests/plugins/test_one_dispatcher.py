@@ -149,3 +149,46 @@ def test_the_terminal_help_lists_the_registry_and_completion_offers_it() -> None
 )
 def test_each_command_works_in_the_terminal(line: str, shown: str) -> None:
     assert shown in _terminal(["move Girona", line])
+
+
+# ---- front-ends import the contract ---------------------------------------------------------
+#: The play front-ends, which drive a `PlaySession` and import only the contract (the package
+#: root's `hookimpl`, and the contract's own base: the bounded JSON reader, `visible` text). The web server's lobby, replays, assets and bot workers still
+#: start games, read saves and run processes through the runtime, as the CLI does.
+CONTRACT_ONLY = [
+    "castell_terminal/__init__.py",
+    "castell_terminal/app.py",
+    "castell_terminal/pager.py",
+    "castell_terminal/prompt.py",
+    "castell_terminal/visible.py",
+    "castell_jsonl/__init__.py",
+    "castell_web/matches.py",
+    "castell_web/connections.py",
+    "castell_web/guard.py",
+]
+
+
+@pytest.mark.parametrize("name", CONTRACT_ONLY)
+def test_the_play_front_ends_import_only_the_contract(name: str) -> None:
+    import ast
+
+    import castell_terminal
+
+    path = Path(castell_terminal.__file__).resolve().parent.parent / name
+    imported: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            imported.add(node.module)
+        elif isinstance(node, ast.Import):
+            imported.update(a.name for a in node.names)
+    core = {m for m in imported if m.split(".")[0] == "castell_dsl"}
+    allowed = (
+        "castell_dsl",
+        "castell_dsl.contract",
+        "castell_dsl.language.text",
+        "castell_dsl.safejson",
+    )
+    wrong = sorted(
+        m for m in core if m not in allowed and not m.startswith("castell_dsl.contract.")
+    )
+    assert not wrong, f"{name} imports {wrong}"
