@@ -153,8 +153,9 @@ def test_each_command_works_in_the_terminal(line: str, shown: str) -> None:
 
 # ---- front-ends import the contract ---------------------------------------------------------
 #: The play front-ends, which drive a `PlaySession` and import only the contract (the package
-#: root's `hookimpl`, and the contract's own base: the bounded JSON reader, `visible` text). The web server's lobby, replays, assets and bot workers still
-#: start games, read saves and run processes through the runtime, as the CLI does.
+#: root's `hookimpl`, and the contract's own base: the bounded JSON reader, `visible` text).
+#: The web server's lobby, replays, assets and bot workers still start games, read saves and
+#: run processes through the runtime, as the CLI does.
 CONTRACT_ONLY = [
     "castell_terminal/__init__.py",
     "castell_terminal/app.py",
