@@ -214,6 +214,7 @@ def test_every_play_command_has_a_control_and_its_answer_is_drawn(
         assert page.locator(f"[data-testid={name}]").count() == 1
     page.click("[data-testid=command-help]")
     page.wait_for_selector("[data-testid=answer] dt:has-text('check ACTION')")
+    assert "FILE" not in page.locator("[data-testid=answer]").inner_text()  # no path here
     page.click("[data-testid=answer] [data-topic=rules]")
     page.wait_for_selector("[data-testid=answer] h2:has-text('Rules')")
     click_and_wait(page, f"{LEGAL}[data-action='move Girona']")

@@ -166,12 +166,23 @@ function showCommands(commands) {
   fill($("commands"), offered.map((c) => el("button", {
     type: "button", "data-testid": `command-${c.name}`, "data-command": c.name, title: c.help,
     onclick: () => command(c.name),
-  }, c.name)));
+  }, c.name[0].toUpperCase() + c.name.slice(1))));
 }
+
+/** How a command is written here: the registry's usage without the file name (the server
+ * opens no path from the network: it keeps the match, and offers the save as a download). */
+function usage(c) {
+  const args = c.arguments.filter((a) => a.name !== "path");
+  return [c.name, ...args.map((a) => (a.required ? a.metavar : `[${a.metavar}]`))].join(" ");
+}
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** The answer panel: what a command answered, drawn for the page. */
 function showAnswer(...children) {
-  fill($("answer"), el("button", {type: "button", class: "close", "aria-label": "Close", onclick: () => fill($("answer"))}, "×"), ...children);
+  const close = el("button", {type: "button", class: "close", "data-testid": "answer-close", "aria-label": "Close", onclick: () => fill($("answer"))}, "×");
+  close.style.float = "right";  // CSSOM, which the page's CSP allows
+  fill($("answer"), close, ...children);
 }
 
 function showHelp(message) {
@@ -181,8 +192,8 @@ function showHelp(message) {
   }
   showAnswer(
     el("h2", {}, "Commands"),
-    el("dl", {}, message.commands.flatMap((c) => [el("dt", {}, c.usage), el("dd", {}, c.help)])),
-    message.notation.length ? [el("h3", {}, "Actions, for example"), el("ul", {}, message.notation.map((line) => el("li", {}, el("code", {}, line))))] : null,
+    el("dl", {}, message.commands.flatMap((c) => [el("dt", {}, el("code", {}, usage(c))), el("dd", {}, c.help)])),
+    message.notation.length ? [el("h3", {}, "Actions, for example"), el("ul", {}, message.notation.flatMap((line) => line.trim().split(/\s{2,}/)).map((x) => el("li", {}, el("code", {}, x))))] : null,
     message.topics.length ? [el("h3", {}, "Topics"), el("p", {}, message.topics.map((topic) => el("button", {
       type: "button", "data-topic": topic, onclick: () => command("help", {topic}),
     }, topic)))] : null);
@@ -205,7 +216,7 @@ function showAnswerOf(message) {
       break;
     }
     case "log":
-      showAnswer(el("h2", {}, `The log (${message.entries.length} actions)`),
+      showAnswer(el("h2", {}, `The log (${plural(message.entries.length, "action")})`),
         el("ol", {class: "log"}, message.entries.map((entry) => el("li", {}, logLine(names(), entry.seat, entry.action, {mine: mySeat()})))));
       break;
     case "saved":
