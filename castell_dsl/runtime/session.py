@@ -244,7 +244,8 @@ class Session:
             raise ActionError(rejection, text) from None
 
     def save(self, path: str | os.PathLike | None = None) -> Path:
-        """Save to `path` (or the session's save path); SaveWriteError, naming the file and
+        """Save to `path` (or the session's save path); SaveWriteError (the contract's
+        `SaveFailed`, which the `save` command answers as `save-failed`), naming the file and
         why, if it cannot be written. Nothing else fails: the game goes on either way."""
         target = check_save_path(path) if path is not None else self.save_path
         record = save_record(self.game, self.seats)

@@ -2,8 +2,10 @@
 
 One JSON object per line. The engine writes `hello`, then for every decision of a seat
 marked `you` a `state` message (the table, whose turn, the legal actions) and waits for one
-line from the program: an action (`{"action": "move Girona"}`, or the bare text) or a command
-(`{"command": "save", "path": "…"}`, `{"command": "quit"}`). Events (`{"type": "event", …}`)
+line from the program: an action (`{"action": "move Girona"}`, or the bare text) or one of the
+play commands every front-end offers (`castell_dsl.contract.COMMANDS`: `{"command": "save",
+"path": "…"}`, `{"command": "check", "action": "end"}`, `{"command": "quit"}` …), whose answer
+from the one dispatcher is written as it is. Events (`{"type": "event", …}`)
 report what happens, errors (`{"type": "error", …}`) refused input, and `result` the end.
 Bots play the other seats. So a bot or a user interface in any language can play.
 

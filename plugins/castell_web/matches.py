@@ -78,11 +78,10 @@ TABLE_COMMANDS = ("name", "seat")
 #: Arguments of play commands the server does not take: a path from the network is never
 #: opened (`save` and `quit` save on the server).
 NOT_FROM_THE_NETWORK = frozenset({"path"})
+#: The play commands' arguments a client message may hold (`action` is also an action's).
+ARGUMENT_FIELDS = frozenset({a.name for c in COMMANDS for a in c.arguments} - NOT_FROM_THE_NETWORK)
 #: What a client message may hold, and what it may ask.
-FIELDS = frozenset(
-    {"action", "command", "version", "name", "away"}
-    | {a.name for c in COMMANDS for a in c.arguments} - NOT_FROM_THE_NETWORK
-)
+FIELDS = frozenset({"action", "command", "version", "name", "away"} | ARGUMENT_FIELDS)
 #: Longest action text (a save refuses longer ones: `saves.MAX_TEXT`).
 MAX_ACTION = 1000
 #: Longest argument of a command other than an action (a help topic).
@@ -130,10 +129,20 @@ def read_message(message: dict[str, Any]) -> tuple[str | None, str | None, int |
     command, action, version = (message.get(k) for k in ("command", "action", "version"))
     if command is not None and (not isinstance(command, str) or command not in offered()):
         raise m.ProtocolError("bad-message", USAGE)
-    for key in FIELDS - {"action", "command", "version", "name", "away"}:
+    for key in ARGUMENT_FIELDS - {"action"}:
         value = message.get(key)
         if value is not None and (not isinstance(value, str) or len(value) > MAX_ARGUMENT):
             raise m.ProtocolError("bad-message", f"'{key}' is a text of at most {MAX_ARGUMENT}")
+    if isinstance(command, str) and command in COMMANDS:  # only the command's own arguments
+        given = {k: v for k, v in message.items() if k in ARGUMENT_FIELDS}
+        try:
+            COMMANDS.check_arguments(command, given)
+        except CommandError as exc:
+            raise m.ProtocolError(exc.code, exc.message) from None
+    elif command is not None:
+        stray = sorted(k for k in message if k in ARGUMENT_FIELDS - {"action"})
+        if stray:
+            raise m.ProtocolError("bad-message", f"'{command}' takes no '{stray[0]}'")
     if action is not None and not isinstance(action, str):
         raise m.ProtocolError("bad-message", "'action' is the text of an action")
     if action is not None and len(action) > MAX_ACTION:

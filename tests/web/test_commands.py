@@ -89,6 +89,9 @@ def test_the_web_offers_the_registry_and_each_command_works(tmp_path: Path) -> N
                     assert answer["actions"] == 1 and answer["seat"] == 0
             ws.send_text(json.dumps({"command": "save", "path": "/etc/passwd"}))
             assert _until(ws, {"error"})["code"] == "bad-message"  # no path from the network
+            for wrong in ({"command": "hint", "topic": "rules"}, {"command": "check"}):
+                ws.send_text(json.dumps(wrong))  # only a command's own arguments, the required
+                assert _until(ws, {"error"})["code"] == "bad-message"
         with client.websocket_connect(f"/ws/matches/{match['id']}") as watcher:
             _until(watcher, {"state"})
             for name in ("help", "board", "actions", "log"):  # spectators may read the table
