@@ -12,11 +12,11 @@ internals, so those are free to change. `castell_dsl.hookspecs` imports only fro
   `ItemsFromTable` mixin that answers a logic's coverage methods from one (`items.py`).
 - Variants: `Variant`, `RulesEditor`, `VariantConflict`.
 - Players: `Bot`, `BotFactory`, `PlayableGame`, `bot_seed`, `decision_rng`.
-- Front-ends: `Frontend`, `PlaySession`, `ByWidth`, `Observer`, `UndoError`, `SaveFailed`,
-  `SaveOutcome`, `HelpTopics`, `HUMAN`, `WebAssets`; the play commands every front-end offers,
-  `COMMANDS` with `dispatch`, `Command`, `CommandResult`, `CommandError`
-  (`commands.py`); the protocol's messages (`protocol.py`) and who won and why
-  (`standings.py`).
+- Front-ends: `Frontend`, `PlaySession` (and `SessionWrapper`, to change a part of one),
+  `ByWidth`, `Observer`, `UndoError`, `SaveFailed`, `SaveOutcome`, `HelpTopics`, `HUMAN`,
+  `WebAssets`; the play commands every front-end offers, `COMMANDS` with `dispatch`,
+  `Command`, `CommandResult`, `CommandError` (`commands.py`); the protocol's messages
+  (`protocol.py`) and who won and why (`standings.py`).
 - The rules language's vocabulary a game's schema and checks use: `Kind`, `Field`, the field
   types, `Record`, `RuleSet`, `Diagnostics`, `Span`, `did_you_mean`.
 - `shipped_dir`: where a plugin's data folder (its rule files) is, installed or in a checkout.
@@ -68,6 +68,7 @@ from .frontends import (
     PlaySession,
     SaveFailed,
     SaveOutcome,
+    SessionWrapper,
     UndoError,
     WebAssets,
 )
@@ -127,6 +128,7 @@ __all__ = [
     "RulesEditor",
     "SaveFailed",
     "SaveOutcome",
+    "SessionWrapper",
     "Span",
     "Step",
     "Struct",

@@ -37,16 +37,12 @@ from castell_dsl.contract import (
     COMMANDS,
     ActionError,
     CommandError,
-    CommandResult,
     ExpressionError,
-    HelpTopics,
-    Observer,
-    PlayableGame,
     PlaySession,
     SaveOutcome,
+    SessionWrapper,
     bot_seed,
     decision_rng,
-    dispatch,
 )
 from castell_dsl.contract import protocol as m
 
@@ -207,54 +203,15 @@ class Connection:
             await self.send(text)
 
 
-class TableSession:
+class TableSession(SessionWrapper):
     """The match's `PlaySession` for the play commands: the runtime session, with the
     server's saving. A save holds the seed, which tells every future draw, so it is offered
     as a download once the match is over (`save-unavailable` before); `quit` leaves the
     table, whose match the server keeps (its address is the answer)."""
 
     def __init__(self, session: PlaySession, match_id: str) -> None:
-        self.session = session
+        super().__init__(session)
         self.match_id = match_id
-
-    @property
-    def game(self) -> PlayableGame:
-        return self.session.game
-
-    @property
-    def seats(self) -> list[str]:
-        return self.session.seats
-
-    @property
-    def observers(self) -> list[Observer]:
-        return self.session.observers
-
-    @property
-    def turn_starts(self) -> list[tuple[int, int]]:
-        return self.session.turn_starts
-
-    @property
-    def log_seats(self) -> list[int]:
-        return self.session.log_seats
-
-    @property
-    def humans(self) -> list[int]:
-        return self.session.humans
-
-    def is_human(self, player: int | None) -> bool:
-        return self.session.is_human(player)
-
-    def describe_seat(self, player: int) -> str:
-        return self.session.describe_seat(player)
-
-    def play_bots(self) -> int | None:
-        return self.session.play_bots()
-
-    def apply(self, action: Any) -> Any:
-        return self.session.apply(action)
-
-    def undo(self) -> int:
-        return self.session.undo()
 
     def save(self, path: str | None = None) -> str:
         if not self.game.is_over():
@@ -267,15 +224,6 @@ class TableSession:
 
     def save_somewhere(self, path: str | None = None) -> SaveOutcome:
         return SaveOutcome(f"/api/matches/{self.match_id}")
-
-    def log_entries(self) -> list[tuple[int | None, str]]:
-        return self.session.log_entries()
-
-    def help_page(self) -> HelpTopics | None:
-        return self.session.help_page()
-
-    def command(self, name: str, arguments: Any = None, seat: int | None = None) -> CommandResult:
-        return dispatch(self, name, arguments, seat)
 
 
 class Match:
