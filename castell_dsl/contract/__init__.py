@@ -57,6 +57,7 @@ from .commands import (
     CommandError,
     CommandResult,
     Request,
+    SessionWrapper,
     dispatch,
 )
 from .frontends import (
@@ -68,7 +69,6 @@ from .frontends import (
     PlaySession,
     SaveFailed,
     SaveOutcome,
-    SessionWrapper,
     UndoError,
     WebAssets,
 )

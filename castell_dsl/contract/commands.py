@@ -21,14 +21,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any
 
 from . import protocol as m
-from .frontends import SaveFailed, UndoError
-
-if TYPE_CHECKING:
-    from .bots import PlayableGame
-    from .frontends import PlaySession
+from .actions import Action
+from .bots import PlayableGame
+from .frontends import (
+    HelpTopics,
+    Observer,
+    PlaySession,
+    SaveFailed,
+    SaveOutcome,
+    UndoError,
+)
 
 
 class CommandError(Exception):
@@ -210,6 +216,72 @@ def dispatch(
         return command.handler(session, Request(asker, dict(arguments or {})))
     except CommandError as exc:
         return CommandResult(m.error(exc.code, exc.message))
+
+
+class SessionWrapper:
+    """A `PlaySession` that hands everything to another one: a front-end whose saving (or
+    anything else) differs subclasses it and overrides that, so the play commands still run
+    their one handler on it (the web server's `TableSession` saves as a download)."""
+
+    def __init__(self, inner: PlaySession) -> None:
+        self.inner = inner
+
+    @property
+    def game(self) -> PlayableGame:
+        return self.inner.game
+
+    @property
+    def seats(self) -> list[str]:
+        return self.inner.seats
+
+    @property
+    def observers(self) -> list[Observer]:
+        return self.inner.observers
+
+    @property
+    def turn_starts(self) -> list[tuple[int, int]]:
+        return self.inner.turn_starts
+
+    @property
+    def log_seats(self) -> list[int]:
+        return self.inner.log_seats
+
+    @property
+    def humans(self) -> list[int]:
+        return self.inner.humans
+
+    def is_human(self, player: int | None) -> bool:
+        return self.inner.is_human(player)
+
+    def describe_seat(self, player: int) -> str:
+        return self.inner.describe_seat(player)
+
+    def play_bots(self) -> int | None:
+        return self.inner.play_bots()
+
+    def apply(self, action: Action | str) -> Action:
+        return self.inner.apply(action)
+
+    def undo(self) -> int:
+        return self.inner.undo()
+
+    def save(self, path: str | None = None) -> Path | str:
+        return self.inner.save(path)
+
+    def save_somewhere(self, path: str | None = None) -> SaveOutcome:
+        return self.inner.save_somewhere(path)
+
+    def log_entries(self) -> list[tuple[int | None, str]]:
+        return self.inner.log_entries()
+
+    def help_page(self) -> HelpTopics | None:
+        return self.inner.help_page()
+
+    def command(
+        self, name: str, arguments: Mapping[str, Any] | None = None, seat: int | None = None
+    ) -> CommandResult:
+        """The play command on this session (not the inner one: its overrides count)."""
+        return dispatch(self, name, arguments, seat)
 
 
 # ---- the commands ------------------------------------------------------------------------------
