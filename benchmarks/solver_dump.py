@@ -35,11 +35,7 @@ from castell_dsl.runtime.simulation import play_game
 
 QUERIES = ("best_festival_tower", "complete_shape", "complete_exhibition", "tallest_tower")
 VARIANTS = {
-    "standard": bf.make_rules(),
-    "mix spread 2": bf.make_rules(mix_spread=2),
-    "eight sizes, weighted": bf.make_rules(
-        sizes=(1, 2, 3, 5, 6, 8, 9, 10), score_per_level=2, score_per_match=3
-    ),
+    name: bf.SEARCH_VARIANTS[name] for name in ("standard", "mix spread 2", "eight sizes, weighted")
 }
 
 

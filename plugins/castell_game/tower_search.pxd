@@ -26,12 +26,17 @@ cdef ll _most_levels(ll castellers, ll balance) noexcept
 @cython.locals(balance=ll, strength=ll)
 cdef ll _fewest_uses(ll need, ll balance_floor, ll levels, ll width, ll numbers_below) noexcept
 
+@cython.locals(cs=ll, cm=ll, cu=ll, chain=tuple)
+cdef tuple _better(
+    bint first, ll rs, ll rm, ll ru, object rchain, ll gs, ll gm, ll u, object level, tuple sub
+)
+
 cdef bint _beats(ll s, ll m, ll u, object chain, ll rs, ll rm, ll ru, object rchain) except -1
 
 @cython.locals(fewest=ll)
 cdef bint _cannot_win_tie(
-    ll rm, ll ru, object rchain, ll matches, object level, ll uses, ll need,
-    ll balance_floor, ll levels, ll width, ll below,
+    bint first, ll ub, ll rs, ll rm, ll ru, object rchain, ll matches, object level, ll uses,
+    ll need, ll balance_floor, ll levels, ll width, ll below,
 ) except -1
 
 
@@ -116,7 +121,7 @@ cdef class Searcher:
         w_level=ll, w_match=ll, start=ll, last=ll, i=ll, p=ll, dl=ll, lv=ll, lvc=ll, mt=ll,
         ub=ll, cnt=ll, plain=bint, used=ll, n=ll, top=ll, topc=ll, ns=ll, group=ll, nb=ll,
         c0=ll, gs=ll, gm=ll, bits=mask, nmiss=mask, lm=ll, ubs=ll, u=ll, nmk=ll, nm=ll,
-        cs=ll, cm=ll, cu=ll, seq=tuple, opt=tuple, chain=tuple, best_top=ll,
+        seq=tuple, opt=tuple, best_top=ll, better=tuple,
     )
     cdef object expand(
         self, ll lpos, ll free, ll width, ll balance_left, ll strength_left, ll mix_left,
@@ -156,8 +161,8 @@ cdef class Searcher:
         k0=ll, w_level=ll, balance_rank=ll, strength_rank=ll, wmax=ll, floor=ll, target0=ll,
         kcap=ll, base_min=ll, n_bases=ll, n_order=ll, least=ll, rs=ll, rm=ll, ru=ll,
         best_s=ll, i=ll, pub=ll, p=ll, n=ll, c0=ll, gs=ll, gm=ll, mixed=bint, bits=mask,
-        based=ll, width=ll, lm=ll, lv=ll, mt=ll, ub=ll, u=ll, nmk=ll, nmiss=mask, cs=ll,
-        cm=ll, cu=ll, table=tuple, heads=tuple, opt=tuple, chain=tuple,
+        based=ll, width=ll, lm=ll, lv=ll, mt=ll, ub=ll, u=ll, nmk=ll, nmiss=mask,
+        table=tuple, heads=tuple, opt=tuple, better=tuple,
     )
     cdef object best_from_bottom(self)
 

@@ -123,6 +123,22 @@ def _fewest_uses(need, balance_floor, levels, width, numbers_below):
     return balance + strength + (need >> 2 & 1) + (need >> 3 & 1)  # Mix, Width
 
 
+def _better(first, rs, rm, ru, rchain, gs, gm, u, level, sub):
+    """The result of a level (score `gs`, matches `gm`, `u` uses) under the completion `sub`,
+    when it is the `first` or beats the best so far (`rs`, `rm`, `ru`, `rchain`); else None
+    (no tuple is built for a loser), and None when `sub` is (no completion above it)."""
+    if sub is None:
+        return None
+    cs, cm, cu = sub[0], sub[1], sub[2]
+    cs += gs
+    cm += gm
+    cu -= u
+    chain = (level, sub[3])
+    if first or _beats(cs, cm, cu, chain, rs, rm, ru, rchain):
+        return (cs, cm, cu, chain)
+    return None
+
+
 def _beats(s, m, u, chain, rs, rm, ru, rchain):
     """``(s, m, u, chain) > (rs, rm, ru, rchain)``, as Python compares the result tuples,
     without building the first one (tie-break order: score, matches, -uses, levels)."""
@@ -136,15 +152,18 @@ def _beats(s, m, u, chain, rs, rm, ru, rchain):
 
 
 def _cannot_win_tie(
-    rm, ru, rchain, matches, level, uses, need, balance_floor, levels, width, below
+    first, ub, rs, rm, ru, rchain, matches, level, uses, need, balance_floor, levels, width, below
 ):
-    """Can an option that at best ties the best so far (its matches `rm`, -uses `ru` and
-    chain) on score not beat it on the rest of the tie-break?
+    """Can an option whose score is at most `ub` not beat the best so far (score `rs`, matches
+    `rm`, -uses `ru` and chain; none when `first`)? Asked of an option that can at best tie it
+    on score and on matches (tie-break 1, 2), so that its bounds are lookups.
 
     Its most `matches` (tie-break 2), its fewest uses: `uses` already charged plus
     `_fewest_uses` of the `levels` above it a tie takes (3), then its level against the best's
     bottom-most differing level, `level` being compared with the best's level at this height (4).
     """
+    if first or ub != rs or matches > rm:
+        return False
     if matches != rm:
         return matches < rm
     fewest = uses + _fewest_uses(need, balance_floor, levels, width, below)
@@ -631,24 +650,13 @@ class Searcher:
                     # Nothing fits above this level: it completes the tower or nothing.
                     if nmiss or nmk:
                         continue
-                    chain = (lvl, ())
-                    if result is None or _beats(gs, gm, -u, chain, rs, rm, ru, rchain):
-                        result = (gs, gm, -u, chain)
-                        rs, rm, ru, rchain = gs, gm, -u, chain
-                        if gs > thr:
-                            thr = gs
-                    continue
-                if (
-                    result is not None
-                    and ubs == rs
-                    and gm + mt <= rm
-                    and _cannot_win_tie(
-                        rm, ru, rchain, gm + mt, lvl, u, nmk, self.eq_after[k],
-                        lv if w_level else 0, n, dl,
-                    )
+                    sub = _ZERO
+                elif _cannot_win_tie(
+                    result is None, ubs, rs, rm, ru, rchain, gm + mt, lvl, u, nmk,
+                    self.eq_after[k], lv if w_level else 0, n, dl,
                 ):  # fmt: skip
                     continue
-                if not lm:
+                elif not lm:
                     # No level fits above: the tower stops here, if that meets the query.
                     if nmiss or nmk or nk:
                         continue
@@ -656,18 +664,12 @@ class Searcher:
                 else:
                     nm = mix_left - 1 if opt[6] else mix_left
                     sub = self.expand(p, cnt - c0, n, nb, ns, nm, nmiss, nk, 0, nmk, lm, thr - gs)
-                    if sub is None:
-                        continue
-                cs, cm, cu = sub[0], sub[1], sub[2]  # the best completion above it
-                cs += gs
-                cm += gm
-                cu -= u
-                chain = (lvl, sub[3])
-                if result is None or _beats(cs, cm, cu, chain, rs, rm, ru, rchain):
-                    result = (cs, cm, cu, chain)
-                    rs, rm, ru, rchain = cs, cm, cu, chain
-                    if cs > thr:
-                        thr = cs
+                better = _better(result is None, rs, rm, ru, rchain, gs, gm, u, lvl, sub)
+                if better is not None:
+                    result = better
+                    rs, rm, ru, rchain = better
+                    if rs > thr:
+                        thr = rs
         if result is None or rs < alpha:
             memo[key] = alpha
             return None
@@ -866,14 +868,9 @@ class Searcher:
                     u, nmk = self.charge_bottom(n, mixed, based)
                     if u < 0:
                         continue  # Base needs a Base bottom; Width is fixed by this level
-                    if (
-                        result is not None
-                        and ub == best_s
-                        and gm + mt <= rm
-                        and _cannot_win_tie(
-                            rm, ru, rchain, gm + mt, lvl, u, nmk, self.eq_after[k0],
-                            lv if w_level else 0, width, self.dist_below[p],
-                        )
+                    if _cannot_win_tie(
+                        result is None, ub, best_s, rm, ru, rchain, gm + mt, lvl, u, nmk,
+                        self.eq_after[k0], lv if w_level else 0, width, self.dist_below[p],
                     ):  # fmt: skip
                         continue
                     nmiss = self.req_mask & ~bits
@@ -893,17 +890,11 @@ class Searcher:
                         lm,
                         (best_s if best_s > floor else floor) - gs,
                     )
-                    if sub is None:
-                        continue
-                    cs, cm, cu = sub[0], sub[1], sub[2]  # the best completion above it
-                    cs += gs
-                    cm += gm
-                    cu -= u
-                    chain = (lvl, sub[3])
-                    if result is None or _beats(cs, cm, cu, chain, rs, rm, ru, rchain):
-                        result = (cs, cm, cu, chain)
-                        rs, rm, ru, rchain = cs, cm, cu, chain
-                        best_s = cs
+                    better = _better(result is None, rs, rm, ru, rchain, gs, gm, u, lvl, sub)
+                    if better is not None:
+                        result = better
+                        rs, rm, ru, rchain = better
+                        best_s = rs
         return result
 
     def levels_above_bottom(self, p, left):

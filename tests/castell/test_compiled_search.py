@@ -30,14 +30,7 @@ from castell_dsl.runtime.simulation import play_game
 compiled = pytest.mark.skipif(solver._compiled is None, reason="the compiled search is not built")
 
 QUERIES = ("best_festival_tower", "complete_shape", "complete_exhibition", "tallest_tower")
-VARIANT_RULES = {
-    "standard": bf.make_rules(),
-    "mix spread 2": bf.make_rules(mix_spread=2),
-    "eight sizes, weighted": bf.make_rules(
-        sizes=(1, 2, 3, 5, 6, 8, 9, 10), score_per_level=2, score_per_match=3
-    ),
-    "width 2, step 2": bf.make_rules(width_limit=2, width_step=2),
-}
+VARIANT_RULES = bf.SEARCH_VARIANTS
 
 
 def answer(backend: str, name: str, *args):
