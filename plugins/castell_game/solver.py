@@ -15,18 +15,21 @@ A query runs in four steps (`_query`):
    its queries, `_answerer`) is built once per (ranks, question) and memoised with the rules'
    tables; the question alone rules out an exhibition skill with rank 0, contradictory heights
    and a shape the ranks forbid.
-2. Prefilter (`_holds_sizes`, `_impossible`): cheap necessary conditions on the team reject
-   most impossible queries before any table is built: required numbers present; levels allowed
-   by the castellers and the Balance rank (`_most_levels`), by the widest level the team can
-   form, the Balance rank and a Base bottom, and by the distinct numbers and the Strength rank,
-   also from the highest festival number up; a shape's widths against the counts.
-3. Setup per team (`_prepare`): the pattern tables of every position the team holds
+2. Prefilter (`tower_search.Searcher.lacks_size`, `.impossible`): cheap necessary conditions
+   on the team reject most impossible queries before any table is built: required numbers
+   present; levels allowed by the castellers and the Balance rank (`_most_levels`), by the
+   widest level the team can form, the Balance rank and a Base bottom, and by the distinct
+   numbers and the Strength rank, also from the highest festival number up; a shape's widths
+   against the counts.
+3. Setup per team (`Searcher.prepare`): the pattern tables of every position the team holds
    (`_patterns`, cached per rules on the counts they use, since they repeat across teams) and
-   the prefix facts the bounds read, gathered in one `_Query`.
-4. Search (`_python_searcher`): branch and bound over levels, bottom-up.
+   the prefix facts the bounds read.
+4. Search (`Searcher.best_from_bottom`, `Searcher.expand`): branch and bound over levels,
+   bottom-up.
 
-Steps 2-4 have a compiled twin (`compiled_search.pyx`, optional), which `_answerer` uses when it
-is built: the same steps on C integers, the same answers.
+Steps 2-4 are `tower_search.py`, one source in two builds: compiled (C integers, when setup.py
+found Cython and a C compiler) and the same file run as plain Python (`_plain_search`); the
+same steps, the same answers.
 
 Small queries pay for every distinct step they take (a game asks thousands of them, and a
 benchmark times each cold), so the per-query steps are plain loops over a few lists, with
@@ -104,7 +107,7 @@ from castell_game.towers import (
 )
 
 # One bit per relaxation: a set of them is the exhibition skills a tower still has to use.
-_BALANCE_BIT, _STRENGTH_BIT, _MIX_BIT, _WIDTH_BIT, _BASE_BIT = 1, 2, 4, 8, 16
+_BALANCE_BIT, _STRENGTH_BIT, _MIX_BIT, _WIDTH_BIT, _BASE_BIT = _tower_search.SKILL_BITS
 _BIT_OF = {
     BALANCE: _BALANCE_BIT,
     STRENGTH: _STRENGTH_BIT,
@@ -159,7 +162,7 @@ _backend = "python" if _python_only else "compiled"
 
 
 def search_backend() -> str:
-    """Which search answers queries: ``"compiled"`` (`compiled_search`, when built and not
+    """Which search answers queries: ``"compiled"`` (`tower_search`, when built and not
     turned off by ``CASTELL_SOLVER=python``) or ``"python"``. Both give the same answers."""
     return _backend
 
@@ -330,8 +333,8 @@ def _window_patterns(
     the first pattern of each run, for where every level is usable (the bottom, and numbers
     below the window of the level underneath).
 
-    `_pattern_tables` caches the tables per rules and score weights on exactly these arguments:
-    a table is the same for every team with the same counts in the window.
+    `tower_search.Searcher.pattern_tables` caches the tables per rules and score weights on
+    exactly these arguments: a table is the same for every team with the same counts in the window.
     """
     vals = tb.vals
     out: list[tuple] = []
@@ -573,8 +576,9 @@ class _Setup:
     (`maxwin`, 1 without Mix); each position's reach (`reach`: `tb.win` or `tb.one`) and
     `reach_lo[h]`, the lowest position whose level reaches position h - 1; the triangular
     numbers the bounds read (`tri`, up to `wmax`); the pattern cache of the score weights
-    (`cache`, see `_pattern_tables`); `cast_gate`, the team size below which castellers may
-    bound the levels more than the widths do; `answerers`, the pool of `_answer`.
+    (`cache`, see `tower_search.Searcher.pattern_tables`); `cast_gate`, the team size below
+    which castellers may bound the levels more than the widths do; `answerers`, the pool of
+    `_answer`.
     """
 
     __slots__ = (
@@ -693,7 +697,7 @@ def _new_setup(
     su.tri = _TRI if wmax < len(_TRI) else tuple(r * (r + 1) // 2 for r in range(wmax + 1))
     # Levels narrow from at most wmax + 1 wide (a Base bottom), so with fewer castellers than
     # balance + wmax + (wmax - 1) + ... + 1 the castellers may allow fewer levels than the
-    # widths: only then does the search bound levels by castellers too (`_Query.scarce`).
+    # widths: only then does the search bound levels by castellers too (`Searcher.scarce`).
     su.cast_gate = ranks.balance + _TRI[wmax] if wmax < len(_TRI) else 1 << 30
     su.eq_after = eq_after = [0] * (k0 + 2)
     if shape is not None:
@@ -774,7 +778,8 @@ def _window_tables(
     tb: _Tables, su: _Setup, p: int, counts: tuple[int, ...], req_mask: int
 ) -> tuple[tuple, tuple]:
     """The pattern tables of position `p` whose Mix window holds castellers above p: its
-    single-number levels (from the cache too, keyed as in `_pattern_tables`) and every level."""
+    single-number levels (from the cache too, keyed as in `Searcher.plain_table`) and every
+    level."""
     L = tb.win[p]
     c, m = counts[p], req_mask >> p & 1
     key = (c * len(counts) + p) * 2 + m

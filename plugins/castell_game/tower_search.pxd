@@ -1,8 +1,10 @@
-# cython: language_level=3, cdivision=True, boundscheck=False, wraparound=False
 # The C types of `tower_search.py` (Cython's pure-Python mode: this file augments that one when
 # setup.py compiles it; plain Python never reads it). Integers are long long, masks of
 # positions unsigned 64-bit, the per-position facts C arrays of MAXK (63) + 1 entries, and the
-# search's steps inline C methods. Ranges: see the module docstring of tower_search.py.
+# search's steps C methods (inline where small) returning C tuples. Ranges: see the module
+# docstring of tower_search.py. Cython's default directives stay: Python sequences keep their
+# bounds checks, and integer division its Python (floor) meaning, so the compiled build
+# computes what the plain one does.
 
 cimport cython
 

@@ -39,12 +39,10 @@ MAXK = 63
 #: compiled, which a thread may have small.
 MAX_LEVELS = 200
 
-# One bit per relaxation (as `solver._BALANCE_BIT` ...): exhibition skills still to use.
-_BALANCE_BIT = 1
-_STRENGTH_BIT = 2
-_MIX_BIT = 4
-_WIDTH_BIT = 8
-_BASE_BIT = 16
+#: One bit per relaxation, Balance, Strength, Mix, Width, Base: a set of them is a mask (the
+#: exhibition skills a tower still has to use). `solver.py` reads them from here.
+SKILL_BITS = (1, 2, 4, 8, 16)
+_BALANCE_BIT, _STRENGTH_BIT, _MIX_BIT, _WIDTH_BIT, _BASE_BIT = SKILL_BITS
 _NEG = -(1 << 60)
 # The empty completion: the tower stops here.
 _ZERO = (0, 0, 0, ())
@@ -286,8 +284,9 @@ class Searcher:
         return False
 
     def shape_unfillable(self, total):
-        """`solver._shape_unfillable` (C-8.3): the i-th widest level needs the i-th largest
-        count, give or take a Mix level or a second level on one number (Strength)."""
+        """Can the team not fill the shape (C-8.3)? It needs as many castellers, and the i-th
+        widest level needs the i-th largest count, give or take a Mix level or a second level
+        on one number (Strength)."""
         shape = self.shape
         if self.shape_sum > total:
             return True
@@ -339,9 +338,16 @@ class Searcher:
         return widest, held
 
     def impossible(self, req_mask, total):
-        """`solver._impossible`: levels allowed by the castellers and Balance
-        (`_most_levels`), by the widest level, Balance and a Base bottom, by the distinct
-        numbers and Strength, also from the highest festival number up; a shape's widths."""
+        """Does a cheap necessary condition rule out every tower of `k0` levels (C-5, C-6.3a)?
+
+        Most impossible game queries stop here, before any pattern table is built. The team's
+        castellers stack at most `_most_levels` levels; levels narrow except with Balance, from
+        at most the widest level the team can form (a Base bottom wider than the limit adds
+        one); each level's smallest number is new except with Strength; the level of the
+        highest festival number bounds the levels from it up the same way (at most as wide as
+        the castellers within a Mix window of that number, below it as many levels as numbers
+        held above it, except with Strength); a shape must fit the counts.
+        """
         K, k0, wmax = self.K, self.k0, self.wmax
         if self.shape is not None and self.shape_unfillable(total):
             return True
@@ -374,14 +380,17 @@ class Searcher:
     # --- The team's facts: built once, so that the search's bounds are lookups ---------------
 
     def prepare(self, counts, req_mask):
-        """`solver._Query`'s facts into this search's arrays: positions held, castellers and
-        matches below each position, the pattern tables, the lowest bottom position."""
+        """The team's facts the search reads, built once so that its bounds are lookups:
+        positions held (`pres`, highest first), castellers and matches below each position,
+        the pattern tables, the lowest position a bottom may start on. Plain loops over the
+        positions: a small query that comes cold pays for each distinct step it takes
+        (`benchmarks/solver_counts.py`)."""
         self.req_mask = req_mask
         self.n_sizes = _popcount(req_mask)
         held = self.count_positions()
         self.match_positions(req_mask)
         self.pattern_tables(counts, req_mask, held)
-        for i in range(held):  # highest first (`solver._Query.pres`)
+        for i in range(held):  # highest first: pres[d - dist_below[p + 1]:] are those <= p
             self.pres[i] = self.ascending[held - 1 - i]
         # The lowest position a bottom level may start on: every level above it holds numbers
         # no larger than its smallest, so its window must reach the highest required number.
@@ -435,9 +444,12 @@ class Searcher:
                 self.mpos_upto[p] = mp
 
     def pattern_tables(self, counts, req_mask, held):
-        """`solver._pattern_tables`: each held position's tables of single-number levels
-        (`plain_t`) and of every level, Mix levels too (`mixed_t`), from the cache per rules
-        and weights, keyed by the counts they read (teams of one game share most of them)."""
+        """Each held position's tables of single-number levels (`plain_t`) and of every
+        level, Mix levels too (`mixed_t`; the same without a Mix rank), from the cache per
+        rules and weights, keyed by the counts they read (teams of one game share most of
+        them; one lookup per position: a Mix window's entry holds both of its tables). A state
+        with no Mix use left, or a level of the number the level below left over (Strength),
+        only needs the first."""
         K = self.K
         cache = self.su.cache
         if len(cache) > self.cache_max:
@@ -489,7 +501,7 @@ class Searcher:
         return False
 
     def need_w(self, n):
-        """The Width uses of a level `n` wide (`solver._Tables.width_uses`)."""
+        """The Width uses of a level `n` wide (C-6.3: one per `step` beyond the limit)."""
         return 0 if n <= self.limit else (n - self.limit + self.step - 1) // self.step
 
     # --- The search: a state's best completion ------------------------------------------------

@@ -5,6 +5,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 COMPILED: bool
+SKILL_BITS: tuple[int, int, int, int, int]
 LIMIT: int
 MAXK: int
 MAX_LEVELS: int
