@@ -22,8 +22,14 @@ cdef ll _bit_length(mask x) noexcept
 @cython.locals(n=ll)
 cdef ll _popcount(mask x) noexcept
 
-@cython.locals(x=ll, r=ll)
+@cython.locals(x=ll)
 cdef ll _most_levels(ll castellers, ll balance) noexcept
+
+@cython.locals(r=ll, y=ll)
+cdef ll _isqrt(ll x) noexcept
+
+cdef ll _TRI_ROOTS
+cdef ll _TRI_ROOT[512]
 
 @cython.locals(balance=ll, strength=ll)
 cdef ll _fewest_uses(ll need, ll balance_floor, ll levels, ll width, ll numbers_below) noexcept
@@ -81,6 +87,9 @@ cdef class Searcher:
     cdef ll by_count[63]
     cdef ll order_ub[63]
     cdef ll order_p[63]
+
+    @cython.locals(total=ll, p=ll)
+    cdef ll load_counts(self, tuple counts) except *  # (`except? -1` trips Cython 3.3.1 here)
 
     @cython.locals(i=ll, j=ll, c=ll, K=ll, slack=ll)
     cdef bint shape_unfillable(self, ll total) except -1

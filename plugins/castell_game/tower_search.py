@@ -90,17 +90,35 @@ def _most_levels(castellers, balance):
     most b equal neighbours hold at least b + 1 + 2 + ... + (m - b) = b + T(m - b) castellers
     (the b equalities among the width-1 levels on top; T the triangular numbers), and m
     castellers when m <= b + 1. Base, Mix, Strength and Width change which numbers and how
-    wide, not this count. The largest r with T(r) <= x is (isqrt(8x + 1) - 1) // 2.
+    wide, not this count. The largest r with T(r) <= x is (isqrt(8x + 1) - 1) // 2, from a
+    table for the teams a game has.
     """
     if castellers <= balance:
         return castellers
-    x = 8 * (castellers - balance) + 1
-    r = int(x**0.5)  # the integer square root, corrected below for rounding
-    while r * r > x:
-        r -= 1
-    while (r + 1) * (r + 1) <= x:
-        r += 1
-    return balance + (r - 1) // 2
+    x = castellers - balance
+    if x < _TRI_ROOTS:
+        return balance + _TRI_ROOT[x]
+    return balance + (_isqrt(8 * x + 1) - 1) // 2
+
+
+def _isqrt(x):
+    """`math.isqrt` of x >= 0, by Newton's method on integers (both builds, any size)."""
+    r = x
+    y = (r + 1) // 2
+    while y < r:
+        r = y
+        y = (r + x // r) // 2
+    return r
+
+
+def _tri_roots(n):
+    """The largest r with r(r + 1) / 2 <= x, for x below `n` (a table of `_most_levels`)."""
+    return [(_isqrt(8 * x + 1) - 1) // 2 for x in range(n)]
+
+
+#: `_tri_roots` of the teams a game has (a C array when compiled).
+_TRI_ROOTS = 512
+_TRI_ROOT = _tri_roots(_TRI_ROOTS)
 
 
 def _fewest_uses(need, balance_floor, levels, width, numbers_below):
@@ -250,12 +268,9 @@ class Searcher:
         position, -1 for a size that is no number): the prefilter, the team's facts and the
         search; the best result or None."""
         K = self.K
-        total = 0
         if len(counts) != K:
             raise Unsupported(len(counts))
-        for p in range(K):
-            self.counts[p] = _small(counts[p])
-            total += self.counts[p]
+        total = self.load_counts(counts)
         if COMPILED and (total > LIMIT or _most_levels(total, self.balance_rank) > MAX_LEVELS):
             raise Unsupported(total)
         if size_bits < 0:
@@ -271,6 +286,15 @@ class Searcher:
         finally:
             self.memo.clear()
             self.plain_t = self.mixed_t = None
+
+    def load_counts(self, counts):
+        """The team's counts into `self.counts` (when compiled, each within the C range):
+        their total."""
+        total = 0
+        for p in range(self.K):
+            self.counts[p] = _small(counts[p])
+            total += self.counts[p]
+        return total
 
     # --- The prefilter: cheap necessary conditions, before any table is built -----------------
 
