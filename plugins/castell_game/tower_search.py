@@ -687,7 +687,7 @@ class Searcher:
                     if nmiss or nmk:
                         continue
                     sub = _ZERO
-                elif _cannot_win_tie(
+                elif ubs == rs and _cannot_win_tie(  # (only a tie on score can lose; no call else)
                     result is None, ubs, rs, rm, ru, rchain, gm + mt, lvl, u, nmk,
                     self.eq_after[k], lv if w_level else 0, n, dl,
                 ):  # fmt: skip
