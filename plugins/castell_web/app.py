@@ -8,6 +8,7 @@ Routes (docs/web.md):
   `GET /api/matches/{id}/save` (once the match is over), `GET /api/matches/{id}/steps`,
   `POST /api/replay`.
 - `WS /ws/matches/{id}?token=…`: the protocol (docs/protocol.md, "Over WebSocket").
+- `/studio`, `/api/studio/…`, `/ws/studio`: the designer's studio (`studio.py`, docs/studio.md).
 
 Every request first passes `guard.Guard` (Host, Origin, security headers); every body is read
 by `guard.read_json`; every limit is in `limits.Limits` (docs/security.md, "The web server").
@@ -37,7 +38,8 @@ from .limits import Limits
 from .lobby import Lobby, catalogue
 from .matches import RATE_BURST, RATE_PER_SECOND, Connection, Refused
 from .replays import steps_of
-from .store import MatchStore
+from .store import MatchStore, SqliteStore
+from .studio import studio_routes
 
 log = logging.getLogger("castell_web")
 
@@ -62,6 +64,10 @@ def create_app(
     lobby = Lobby(store, bots, limits)
     assets = game_assets()
     sockets = {"open": 0}
+    # The studio keeps its variants in the server's database (in memory when it has none).
+    studio, stop_studio = studio_routes(
+        store if isinstance(store, SqliteStore) else SqliteStore(":memory:"), lobby, limits
+    )
 
     def page(name: str) -> Any:
         async def endpoint(_request: Request) -> Response:
@@ -230,6 +236,7 @@ def create_app(
         yield
         for match in list(lobby.matches.values()):
             await match.stop()
+        await stop_studio()
         await bots.close()
 
     routes = [
@@ -246,6 +253,7 @@ def create_app(
         Route("/api/matches/{id}/steps", steps),
         Route("/api/replay", upload, methods=["POST"]),
         WebSocketRoute("/ws/matches/{id}", play_socket),
+        *studio,
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         *(
             Mount(f"/games/{name}", StaticFiles(directory=found.directory), name=f"game-{name}")
