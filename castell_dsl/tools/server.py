@@ -27,24 +27,13 @@ from .analysis import Analysis, Cancelled, analyze
 from .assist import Completion, completions, entry_key, hover_text
 from .formatter import format_text
 from .navigation import (
-    DIRECTIVES,
-    definition_hover,
     definitions_named,
-    definitions_of,
     directive_at,
     entry_path,
-    field_doc,
-    kind_doc,
-    names_of,
-    nested,
-    open_heads,
     ref_kinds,
     resolve,
-    struct_of,
-    symbol_choices,
     target_file,
     word_at,
-    words_before,
 )
 
 

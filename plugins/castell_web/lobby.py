@@ -41,9 +41,7 @@ from .store import MatchStore, StoredMatch
 log = logging.getLogger("castell_web")
 
 #: The fields of a creation request.
-FIELDS = frozenset(
-    {"rules", "variants", "players", "seed", "names", "clock", "stand_in", "studio"}
-)
+FIELDS = frozenset({"rules", "variants", "players", "seed", "names", "clock", "stand_in", "studio"})
 #: Longest seat entry ("you", "empty" or a bot spec).
 MAX_SEAT = 80
 #: A seat the creator leaves open: an invite link whose turns the stand-in plays meanwhile.

@@ -420,8 +420,7 @@ class SqliteStore:
         """(number, rules hash, time saved) of each kept version, oldest first."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT n, rules_hash, saved FROM studio_versions WHERE variant_id = ? "
-                "ORDER BY n",
+                "SELECT n, rules_hash, saved FROM studio_versions WHERE variant_id = ? ORDER BY n",
                 (variant_id,),
             ).fetchall()
         return [(row[0], row[1], row[2]) for row in rows]

@@ -39,12 +39,11 @@ from .limits import Limits
 from .store import SqliteStore
 from .studio_jobs import AnalysisQueue, JobRefused, Page, settings_of
 from .studio_store import StudioRefused, Variants, checked_text
-from .studio_text import MAX_TEXT, SHOWN, NotPlayable, check, complete, compile_text, hover
+from .studio_text import MAX_TEXT, SHOWN, NotPlayable, check, compile_text, complete, hover
 
 #: The report frame's policy: no script at all, the report's inline styles, nothing fetched.
 REPORT_CSP = (
-    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'; "
-    "sandbox"
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'; sandbox"
 )
 KEY = re.compile(r"[0-9a-f]{32}")
 

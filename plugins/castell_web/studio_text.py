@@ -185,9 +185,7 @@ def diff_against_base(analysis: Analysis, base: str | None) -> dict[str, Any] | 
         at = entry.get("at")
         line = at["line"] if at and at["path"] == str(analysis.path) else None
         shown = {k: v for k, v in entry.items() if k != "at"}
-        changes.append(
-            {"text": visible(render_entry(shown)), "op": entry["op"], "line": line}
-        )
+        changes.append({"text": visible(render_entry(shown)), "op": entry["op"], "line": line})
     return {"base": target, "changes": changes}
 
 
