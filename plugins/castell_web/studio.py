@@ -127,8 +127,16 @@ def studio_routes(store: SqliteStore, lobby: Any, limits: Limits) -> tuple[list[
             raise BadRequest(400, "send a JSON object")
         return found
 
+    def text_of(found: dict[str, Any]) -> str:
+        """A text to check: any length the body allows (past a rule file's cap it is told
+        E0107, as `castell validate` tells a file)."""
+        text = found.get("text")
+        if not isinstance(text, str):
+            raise StudioRefused("'text' is the variant's rule text")
+        return text
+
     def position(found: dict[str, Any]) -> tuple[str, int, int]:
-        text = checked_text(found.get("text"))
+        text = text_of(found)
         line, column = found.get("line"), found.get("column")
         for value in (line, column):
             if not isinstance(value, int) or isinstance(value, bool) or not 0 < value <= 10**6:
@@ -163,7 +171,7 @@ def studio_routes(store: SqliteStore, lobby: Any, limits: Limits) -> tuple[list[
     async def check_route(request: Request) -> Response:
         try:
             found = await body(request)
-            text = checked_text(found.get("text"))
+            text = text_of(found)
             base = found.get("base")
             if base is not None and not isinstance(base, str):
                 raise StudioRefused("'base' is an installed rule set's name")

@@ -299,7 +299,6 @@ async function openCompletions() {
   list.style.top = `${line * lineHeight - editor.scrollTop + 8}px`;
   list.style.left = `${Math.max(0, (column - 1) * measureChar() - editor.scrollLeft)}px`;
   list.hidden = false;
-  editor.setAttribute("aria-expanded", "true");
 }
 
 function drawCompletions() {
@@ -315,7 +314,6 @@ function drawCompletions() {
 function closeCompletions() {
   completion.open = false;
   $("completions").hidden = true;
-  editor.setAttribute("aria-expanded", "false");
   editor.removeAttribute("aria-activedescendant");
 }
 
