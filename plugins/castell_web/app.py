@@ -65,7 +65,7 @@ def create_app(
     assets = game_assets()
     sockets = {"open": 0}
     # The studio keeps its variants in the server's database (in memory when it has none).
-    studio, stop_studio = studio_routes(
+    studio, analyses = studio_routes(
         store if isinstance(store, SqliteStore) else SqliteStore(":memory:"), lobby, limits
     )
 
@@ -236,7 +236,7 @@ def create_app(
         yield
         for match in list(lobby.matches.values()):
             await match.stop()
-        await stop_studio()
+        await analyses.close()
         await bots.close()
 
     routes = [
@@ -265,4 +265,5 @@ def create_app(
     app.state.rate = rate
     app.state.limits = limits
     app.state.bots = bots
+    app.state.analyses = analyses
     return Guard(app, policy or Policy.for_address("127.0.0.1"))

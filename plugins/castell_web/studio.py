@@ -111,8 +111,10 @@ def start_text(rules: Any, variant: Any) -> str:
     return text
 
 
-def studio_routes(store: SqliteStore, lobby: Any, limits: Limits) -> tuple[list[BaseRoute], Any]:
-    """The studio's routes, and a coroutine that stops its analyses (for the lifespan)."""
+def studio_routes(
+    store: SqliteStore, lobby: Any, limits: Limits
+) -> tuple[list[BaseRoute], AnalysisQueue]:
+    """The studio's routes, and its analysis queue (the lifespan closes it)."""
     variants = Variants(store, limits)
     lobby.studio = variants
     queue = AnalysisQueue(store, limits)
@@ -336,7 +338,7 @@ def studio_routes(store: SqliteStore, lobby: Any, limits: Limits) -> tuple[list[
         Route("/api/studio/variants/{id}/download", download),
         WebSocketRoute("/ws/studio", socket),
     ]
-    return routes, queue.close
+    return routes, queue
 
 
 @functools.lru_cache(maxsize=16)
