@@ -100,10 +100,10 @@ class Variants:
             return Saved(variant_id, version, token)
         variant_id = checked_id(variant_id)
         found = self.store.studio_variant(variant_id)
-        token = request.get("token")
+        given = request.get("token")
         if found is None:
             raise StudioRefused("no such variant", 404)
-        if not isinstance(token, str) or not secrets.compare_digest(_hash(token[:100]), found[1]):
+        if not isinstance(given, str) or not secrets.compare_digest(_hash(given[:100]), found[1]):
             raise StudioRefused("this page may read this variant, not change it", 403)
         if request.get("name") is not None:
             self.store.studio_rename(variant_id, checked_name(request.get("name")))
