@@ -22,7 +22,10 @@ from .test_pages import AXE, axe_counts
 
 EDITOR = "[data-testid=editor]"
 DIAGNOSTIC = "[data-testid=diagnostics] [data-testid=diagnostic]"
-MISSPELT = "override setup { refill_order [Girona, Barcelona, Lleida, Tarragona, Terassa, Valls, Vilafranca] }"
+MISSPELT = (
+    "override setup { refill_order [Girona, Barcelona, Lleida, Tarragona, Terassa, Valls, "
+    "Vilafranca] }"
+)
 
 
 def shot(page: Any, name: str) -> None:
