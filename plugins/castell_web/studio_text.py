@@ -14,9 +14,10 @@ outside the rule path), never exceptions. Everything else is what `castell lsp` 
 from __future__ import annotations
 
 import hashlib
+import re
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -222,9 +223,33 @@ def check(text: str, base: str | None = None) -> dict[str, Any]:
     return out
 
 
+EXTENDS_LINE = re.compile(r'^[ \t]*extends[ \t]+"([A-Za-z0-9_-]{1,64})"', re.MULTILINE)
+
+
+def for_navigation(text: str) -> Analysis:
+    """The analysis hover and completion use. While the text is being typed it often does not
+    parse; the language server then keeps what the last good text defined. A page keeps no
+    state on the server, so the names and kinds are taken from the installed rule set the
+    text extends (an analysis of just its `extends` line), as a text that parsed would have
+    inherited them."""
+    analysis = analysed(text)
+    if analysis.definitions is not None and analysis.kinds:
+        return analysis
+    found = EXTENDS_LINE.search(text[: MAX_TEXT + 1])
+    if found is None or found.group(1) not in installed_rule_sets():
+        return analysis
+    base = analysed(f'extends "{found.group(1)}"\n')
+    return replace(
+        analysis,
+        definitions=analysis.definitions or base.definitions,
+        kinds=analysis.kinds or base.kinds,
+        rules=analysis.rules or base.rules,
+    )
+
+
 def hover(text: str, line: int, column: int) -> str | None:
     """The language server's hover at (line, column) of `text` (no file is looked up)."""
-    analysis = analysed(text)
+    analysis = for_navigation(text)
     word = word_at(analysis.text, line, column)
     if word is None:
         return None
@@ -233,7 +258,7 @@ def hover(text: str, line: int, column: int) -> str | None:
 
 def complete(text: str, line: int, column: int) -> list[dict[str, str]]:
     """The language server's completions at (line, column) of `text`."""
-    analysis = analysed(text)
+    analysis = for_navigation(text)
     return [
         {"label": c.label, "sort": c.sort, "detail": c.detail, "documentation": c.documentation}
         for c in completions(analysis, line, column)

@@ -189,3 +189,60 @@ def test_axe_finds_no_serious_or_critical_violation_in_the_studio(
             assert counts["critical"] == 0 and counts["serious"] == 0, counts["rules"]
         finally:
             context.close()
+
+
+def test_completion_and_hover_in_the_editor(context: Any, server: Server) -> None:
+    page = open_studio(context, server)
+    checked(page, "yes")
+    editor = page.locator(EDITOR)
+    editor.click()
+    page.keyboard.press("Control+End")
+    page.keyboard.type("override game { ro")
+    page.keyboard.press("Control+Space")
+    option = page.locator("[data-testid=completions] [data-testid=completion]").first
+    option.wait_for()
+    assert option.get_attribute("data-label") == "rounds"
+    page.keyboard.press("Enter")
+    page.keyboard.type(" 12 }")
+    checked(page, "yes")
+    assert "override game { rounds 12 }" in editor.input_value()
+    change = page.locator("[data-testid=diff] [data-testid=change]").first
+    assert change.inner_text().endswith("game.rounds: 10 → 12")
+    # Ctrl+I on `rounds`: the language server's hover text.
+    editor.evaluate(
+        "(e) => { const i = e.value.indexOf('rounds 12') + 2; e.focus(); "
+        "e.setSelectionRange(i, i); }"
+    )
+    page.keyboard.press("Control+i")
+    tooltip = page.locator("[data-testid=hover]")
+    tooltip.wait_for()
+    assert tooltip.inner_text().startswith("rounds: a whole number")
+
+
+def test_download_and_upload_a_castell_file(context: Any, server: Server, tmp_path: Any) -> None:
+    page = open_studio(context, server)
+    checked(page, "yes")
+    page.locator(EDITOR).fill('extends "castell"\n\noverride game { title "Downloaded" }\n')
+    checked(page, "yes")
+    page.locator("[data-testid=name]").fill("to download")
+    with page.expect_download() as download:
+        page.locator("[data-testid=download]").click()
+    assert download.value.suggested_filename == "to-download.castell"
+    saved = tmp_path / "saved.castell"
+    download.value.save_as(saved)
+    assert 'title "Downloaded"' in saved.read_text()
+    # Upload it again, changed, into a fresh studio.
+    saved.write_text(saved.read_text().replace("Downloaded", "Uploaded"))
+    page.goto(server.base + "/studio")
+    page.wait_for_function("() => document.querySelector('[data-testid=editor]').value.length")
+    page.locator("[data-testid=upload]").set_input_files(str(saved))
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=editor]').value.includes('Uploaded')"
+    )
+    checked(page, "yes")
+    assert (
+        page.locator("[data-testid=diff] [data-testid=change]")
+        .first.inner_text()
+        .endswith("Castell → Uploaded")
+    )
+    assert page.locator("[data-testid=name]").input_value() == "saved"
