@@ -148,7 +148,9 @@ def create_app(
             record = lobby.save(match.id)
             names = [match.label(i) for i in range(len(match.session.seats))]
             stood_in = list(match.seating.stood_in)
-        return await _steps_response(record, names, stood_in)
+            # A studio variant has no installed name: the match's own rules replay it.
+            own = match.game.rules if "studio" in match.record.rules else None
+        return await _steps_response(record, names, stood_in, own)
 
     async def upload(request: Request) -> Response:
         try:
@@ -158,12 +160,15 @@ def create_app(
         return await _steps_response(record)
 
     async def _steps_response(
-        record: Any, names: list[str] | None = None, stood_in: list[int] | None = None
+        record: Any,
+        names: list[str] | None = None,
+        stood_in: list[int] | None = None,
+        rules: Any = None,
     ) -> Response:
-        """The replay's steps; `names` and `stood_in` (which actions a stand-in played) come
-        from a match on this server, not from an uploaded file."""
+        """The replay's steps; `names`, `stood_in` (which actions a stand-in played) and
+        `rules` come from a match on this server, not from an uploaded file."""
         try:
-            found = await asyncio.to_thread(steps_of, record, names)
+            found = await asyncio.to_thread(steps_of, record, names, rules)
         except Refused as exc:
             return _error(400, str(exc))
         found["stood_in"] = stood_in or []

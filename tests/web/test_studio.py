@@ -268,6 +268,9 @@ def test_a_match_of_a_stored_variant_is_played_and_survives_a_restart(
         assert created.status_code == 201, created.text
         match = created.json()["id"]
         assert client.get(f"/api/matches/{match}").json()["game"] == "Mine"
+        # Its replay on this server is of its own rules (it has no installed name).
+        steps = client.get(f"/api/matches/{match}/steps")
+        assert steps.status_code == 200 and steps.json()["game"] == "Mine"
         for body in (
             {"studio": made["id"], "rules": "castell", "players": ["you", "you"]},
             {"studio": "nosuchvariant", "players": ["you", "you"]},

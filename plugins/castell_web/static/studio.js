@@ -209,12 +209,14 @@ function showCheck(answer) {
     ...(d.related || []).map((r) => el("div", {class: "hint-text"}, `note: ${r.path}:${r.line}: ${r.message}`)),
   ));
   fill($("diagnostics"), items.length ? items : [el("li", {class: "diag-none", "data-testid": "no-problems"}, "No problems.")]);
-  $("check-state").textContent = answer.ok ? "(compiles)" : `(${answer.diagnostics.filter((d) => d.severity === "error").length} errors)`;
+  $("check-state").textContent = answer.ok ? "(compiles)" : `(${plural(answer.diagnostics.filter((d) => d.severity === "error").length, "error")})`;
   $("check-state").dataset.ok = answer.ok ? "yes" : "no";
   showDiff(answer.diff);
   if (answer.players) setPlayers(answer.players);
   render();
 }
+
+function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 
 function showDiff(diff) {
   if (!diff) {
