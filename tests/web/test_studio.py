@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 pytest.importorskip("starlette")
@@ -361,3 +363,82 @@ def test_one_analysis_per_page_a_full_queue_and_a_deadline(store: SqliteStore) -
         while queue.processes and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not queue.processes and queue.waiting == 0
+
+
+# ---- the hostile-input corpus, as a stranger's text -------------------------------------------
+
+CORPUS = Path(__file__).resolve().parents[1] / "security" / "corpus"
+CORPUS_FILES = sorted(
+    p.relative_to(CORPUS).as_posix()
+    for folder in ("rules", "variants")
+    for p in (CORPUS / folder).glob("*")
+    if p.is_file()
+)
+
+
+@pytest.mark.parametrize("name", CORPUS_FILES)
+def test_the_hostile_corpus_gets_diagnostics_and_reads_only_installed_files(
+    client: Any, name: str, monkeypatch: Any
+) -> None:
+    """Every hostile rule file of tests/security/corpus, pasted into the studio, gets an answer
+    (never a 500); what `castell validate` says of a rule file the studio says of its text too
+    (where the file is text a browser could send: valid UTF-8, no byte order mark), unless it
+    reaches for other files, which a stranger's text may not (E0271); and nothing outside the
+    installed rule directories is read."""
+    read: list[Path] = []
+    original = loader_module.read_source
+
+    def recording(path: Path, *args: Any) -> Any:
+        read.append(Path(path))
+        return original(path, *args)
+
+    monkeypatch.setattr(loader_module, "read_source", recording)
+    text = (CORPUS / name).read_bytes().decode("utf-8", "surrogateescape")
+    answer = client.post(
+        "/api/studio/check", json={"text": text.encode("utf-8", "replace").decode()}
+    )
+    assert answer.status_code in CLEAN
+    if answer.status_code == 200:
+        found = codes(answer.json())
+        expected = json.loads((CORPUS / "expected.json").read_text())[name]
+        comparable = (
+            name.startswith("rules/")  # a variant file is checked as a variant, not alone
+            and (CORPUS / name).read_bytes().decode("utf-8", "replace") == text  # valid UTF-8
+            and not text.startswith("\ufeff")  # a browser's text has no byte order mark
+            and not re.search(r"\b(include|extends)\b", text)
+        )
+        if comparable and expected not in ("ok", "any"):
+            assert expected in found, (expected, found)
+    installed = [d.resolve() for d in rule_path().directories]
+    for path in read:
+        assert any(root in path.resolve().parents for root in installed), path
+
+
+FRAGMENTS = [
+    'include "', 'extends "', "/etc/passwd", "../", "castell", "calico", '"', "\n", "{", "}",
+    "override game {", "rounds 3", ".castell", "~/.ssh/id_rsa", "\\\\", "remove region ",
+]  # fmt: skip
+
+
+@given(parts=st.lists(st.sampled_from(FRAGMENTS) | st.text(max_size=12), max_size=8))
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+def test_any_text_is_answered_and_reads_only_installed_files(client: Any, parts: list[str]) -> None:
+    read: list[Path] = []
+    original = loader_module.read_source
+
+    def recording(path: Path, *args: Any) -> Any:
+        read.append(Path(path))
+        return original(path, *args)
+
+    loader_module.read_source = recording  # type: ignore[assignment]
+    try:
+        answer = client.post("/api/studio/check", json={"text": "".join(parts)})
+    finally:
+        loader_module.read_source = original
+    assert answer.status_code == 200
+    assert isinstance(answer.json()["diagnostics"], list)
+    installed = [d.resolve() for d in rule_path().directories]
+    for path in read:
+        assert any(root in path.resolve().parents for root in installed), path
