@@ -246,3 +246,22 @@ def test_download_and_upload_a_castell_file(context: Any, server: Server, tmp_pa
         .endswith("Castell → Uploaded")
     )
     assert page.locator("[data-testid=name]").input_value() == "saved"
+
+
+def test_play_with_friends_gives_invite_links(context: Any, server: Server) -> None:
+    page = open_studio(context, server)
+    checked(page, "yes")
+    page.locator(EDITOR).fill('extends "castell"\n\noverride game { title "With friends" }\n')
+    checked(page, "yes")
+    page.locator("[data-testid=play-players]").select_option("3")
+    page.locator("[data-testid=opponents]").select_option("empty")
+    page.locator("[data-testid=play]").click()
+    links = page.locator("[data-testid=invites] a")
+    links.first.wait_for()
+    assert links.count() == 3  # one per seat, the creator's first
+    friend = context.new_page()
+    friend.goto(server.base + links.nth(1).get_attribute("href"))
+    friend.wait_for_function(
+        "() => document.querySelector('[data-testid=status]')?.dataset.version !== undefined"
+    )
+    assert "With friends" in friend.title() or "With friends" in friend.locator("h1").inner_text()
