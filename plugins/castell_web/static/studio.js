@@ -203,7 +203,7 @@ function showCheck(answer) {
   const items = answer.diagnostics.map((d) => el("li",
     {class: `diag diag-${d.severity}`, "data-testid": "diagnostic", "data-line": d.line, "data-column": d.column, "data-code": d.code},
     el("button", {type: "button", class: "link", onclick: () => goTo(d.line, d.column)},
-      `${d.path === "studio.castell" || !d.path ? "" : ""}line ${d.line}:${d.column}`),
+      `line ${d.line}:${d.column}`),
     " ", el("strong", {}, `${d.severity} ${d.code}`), ": ", d.message,
     d.hint ? el("div", {class: "hint-text"}, `help: ${d.hint}`) : null,
     ...(d.related || []).map((r) => el("div", {class: "hint-text"}, `note: ${r.path}:${r.line}: ${r.message}`)),
@@ -378,9 +378,11 @@ async function save() {
   return answer.id;
 }
 
+/** The id of a stored variant holding the editor's text: the open one if unchanged (anyone
+ * may play or download a variant by its id), else the text saved first (a copy when the page
+ * may only read the open one). */
 async function ensureSaved() {
-  if (state.variant && !state.readOnly && state.savedText === editor.value) return state.variant.id;
-  if (state.variant && state.readOnly && state.savedText === editor.value) return state.variant.id;
+  if (state.variant && state.savedText === editor.value) return state.variant.id;
   return save();
 }
 
