@@ -59,6 +59,9 @@ class Limits:
     bot_turn_seconds: float = 30.0
     #: Seconds a hint may take (hints run in the server, one at a time per match).
     hint_seconds: float = 10.0
+    #: Programs the administrator allows as seats (`castell serve --allow-agent COMMAND`),
+    #: offered in the lobby as `cmd:COMMAND`; no other program is ever started for the network.
+    agent_commands: tuple[str, ...] = ()
 
     # ---- the studio (docs/studio.md) ---------------------------------------------------------
     #: Variants the studio keeps on the server; saving a new one is refused beyond this.
