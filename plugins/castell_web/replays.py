@@ -68,7 +68,7 @@ def steps_of(record: Any, names: list[str] | None = None, rules: Any = None) -> 
     """The steps of a save record; `names` labels its seats (a match's players' names; by
     default `seat N (kind)`). `rules`: the rules of a match of this server that has no
     installed name (a studio variant's), given by the server, never by the record."""
-    from castell_dsl.runtime.standings import decided_by, describe
+    from castell_dsl.contract.standings import decided_by, describe
 
     if rules is None:
         clean, name, variants = by_names(record)
