@@ -4,7 +4,8 @@ A game, a variant, a bot or a front-end is written against this package (and the
 language's schema vocabulary it re-exports), never against the engine's or the runtime's
 internals, so those are free to change. `castell_dsl.hookspecs` imports only from here.
 
-- Actions: `Action`, `Rejection`, `ActionError`, `ActionSyntaxError`.
+- Actions: `Action`, `Rejection`, `ActionError`, `ActionSyntaxError`; `ActionHandler`, one
+  action kind's parse, options, count, check and apply, and `handler_table` (`handlers.py`).
 - Chance: `Rng`, `seed_state`.
 - Games: `Mechanics` (what a game family gives the compiler and the engine), `GameLogic` (what
   its actions mean), `GameContext` (what a logic may read and write of a game), `Step`.
@@ -47,6 +48,7 @@ from ..resources import shipped_dir
 from .actions import Action, ActionError, ActionSyntaxError, Rejection
 from .bots import Bot, BotFactory, PlayableGame, bot_seed, decision_rng
 from .frontends import ByWidth, Frontend, Observer, PlaySession, UndoError, WebAssets
+from .handlers import ActionHandler, handler_table
 from .items import COMPLETED, OPEN, TAKEN, Item, ItemsFromTable, ItemTable
 from .logic import GameContext, GameLogic, Step
 from .mechanics import Mechanics
@@ -59,6 +61,7 @@ __all__ = [
     "TAKEN",
     "Action",
     "ActionError",
+    "ActionHandler",
     "ActionSyntaxError",
     "Boolean",
     "Bot",
@@ -105,6 +108,7 @@ __all__ = [
     "bot_seed",
     "decision_rng",
     "did_you_mean",
+    "handler_table",
     "seed_state",
     "shipped_dir",
     "short_repr",
