@@ -30,6 +30,7 @@ from castell_dsl.runtime import protocol as m
 from castell_dsl.runtime.session import HUMAN, Session
 
 from .bots import BotFailed, BotPool, BotTimeout, Work
+from .refusals import Refused
 from .seating import Seating, SeatingError, clean_name
 from .store import MatchStore, StoredMatch
 
@@ -45,10 +46,6 @@ PRESENCE_INTERVAL = 0.5
 
 def token_hash(token: str) -> str:
     return "sha256:" + hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-class Refused(Exception):
-    """A request the server will not carry out; the message says why, for people."""
 
 
 #: What a client message may hold, and what it may ask.
