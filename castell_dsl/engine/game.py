@@ -135,8 +135,9 @@ class Game:
             "first_player": 0,
             "g": {},
         }
-        self._set_up(rules, logic, plan_for(rules), players, seed, state, [], _sampling(logic),
-                     None, [] if record_events else None, list(observers))  # fmt: skip
+        self._set_up(rules, logic, plan_for(rules), players, seed, state, log=[],
+                     sampling=_sampling(logic), legal=None,
+                     events=[] if record_events else None, observers=list(observers))  # fmt: skip
         self.state["g"] = self.logic.initial_state(self)
         if self.plan.first_player == "random":
             self.state["first_player"] = self.rng.below(players)
@@ -152,6 +153,7 @@ class Game:
         players: int,
         seed: int,
         state: dict[str, Any],
+        *,
         log: list[str],
         sampling: str,
         legal: list[Action] | None,
@@ -675,8 +677,8 @@ class Game:
         # The same position has the same legal actions (chance is drawn in steps, not in
         # listing them), and sharing the list lets the copy apply one of them unchecked.
         other._set_up(self.rules, self.logic, self.plan, self.players, self.seed,
-                      copy_data(self.state), list(self.log) if keep_log else [], self._sampling,
-                      self._legal)  # fmt: skip
+                      copy_data(self.state), log=list(self.log) if keep_log else [],
+                      sampling=self._sampling, legal=self._legal)  # fmt: skip
         return other
 
     def copier(self) -> Callable[[], Game]:
@@ -697,7 +699,17 @@ class Game:
 
         def make() -> Game:
             other = new(Game)
-            other._set_up(rules, logic, plan, players, seed, loads(blob), [], sampling, legal)
+            other._set_up(
+                rules,
+                logic,
+                plan,
+                players,
+                seed,
+                loads(blob),
+                log=[],
+                sampling=sampling,
+                legal=legal,
+            )
             return other
 
         return make
