@@ -1,13 +1,13 @@
 """Calico's game logic: what its step and actions mean (K-2 … K-8).
 
 The engine runs the flow (the start step, the goal-choosing turns, 22 rounds of one turn per
-player with `place` then `take`); this module says what `deal` does, which placements, takes
-and goal arrangements are possible, why an action is refused, what each does — including the
-cats and buttons a placement earns at that moment (K-5.4, K-6.1) — and the facts the rule
-file's scoring reads. Every number and name comes from the rule set, precompiled into index
-tables once per rule set (`tables.py`). The actions are handlers, one per kind
-(`actions.py`), declared in `CalicoLogic.handlers`; the views and the hints are in
-`views.py` and `hints.py`. The imports point one way: tables ← actions, views, hints ← logic.
+player with `place` then `take`); `CalicoLogic` says what `deal` does (K-2) and which facts the
+rule file's scoring reads, and declares one handler per action kind (`actions.py`: which
+placements, takes and goal arrangements are possible, why one is refused, what each does —
+including the cats and buttons a placement earns at that moment, K-5.4, K-6.1). Every number
+and name comes from the rule set, precompiled into index tables once per rule set
+(`tables.py`); the public view and board are `views.py`, the hints `hints.py`. The imports
+point one way: tables ← actions, views, hints ← logic ← mechanics.
 
 State layout (`state["g"]`; patches are numbers `colour * patterns + pattern`, colours,
 patterns, boards, goals, cats and buttons are indices in rule-file order, hexes are
