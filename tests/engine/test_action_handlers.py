@@ -157,3 +157,31 @@ def test_two_handlers_for_one_kind_are_refused() -> None:
     with pytest.raises(ValueError, match="two handlers for the action kind 'x'"):
         handler_table(_Counted(), _Counted())
     assert list(handler_table(_Counted())) == ["x"]
+
+
+@pytest.mark.parametrize(
+    ("rules_name", "text", "message"),
+    [
+        # C-4.4: Castell's notation helper raises a ValueError (NotationError): the kind leads.
+        ("castell", "recruit three", "recruit: expected"),
+        # C-5: likewise for a tower's levels.
+        ("castell", "tower 5,5/", "tower: "),
+        # C-4.3: a handler's own ActionSyntaxError reads as it is written.
+        ("castell", "move Atlantis", "'Atlantis' is not a region"),
+        # K-3.2: Calico's handlers raise ActionSyntaxError.
+        ("calico", "place pink 2,2", "'pink' is not a patch"),
+    ],
+)
+def test_a_games_parse_errors_reach_callers_as_one_exception(
+    rules_name: str, text: str, message: str
+) -> None:
+    """`Game.parse` is the one place a game's parse errors become `ActionError` (code
+    `bad-syntax`), whichever of the two ways the game's handler complained."""
+    from castell_dsl.contract import ActionError
+    from castell_dsl.runtime.games import start_game
+
+    game = start_game(load_rules(rules_name), 2, 1, record_events=False)
+    with pytest.raises(ActionError) as caught:
+        game.parse(text)
+    assert caught.value.code == "bad-syntax"
+    assert caught.value.rejection.message.startswith(message), caught.value.rejection.message
