@@ -699,17 +699,8 @@ class Game:
 
         def make() -> Game:
             other = new(Game)
-            other._set_up(
-                rules,
-                logic,
-                plan,
-                players,
-                seed,
-                loads(blob),
-                log=[],
-                sampling=sampling,
-                legal=legal,
-            )
+            other._set_up(rules, logic, plan, players, seed, loads(blob), log=[],
+                          sampling=sampling, legal=legal)  # fmt: skip
             return other
 
         return make
