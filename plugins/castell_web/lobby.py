@@ -24,9 +24,6 @@ from castell_dsl.runtime.installed import (
     load_installed,
 )
 from castell_dsl.runtime.saves import (
-    SAVE_FORMAT,
-    SaveError,
-    rules_from_identity,
     rules_identity,
     save_record,
 )
@@ -34,7 +31,8 @@ from castell_dsl.runtime.session import HUMAN, Session
 
 from .bots import BotPool
 from .limits import Limits
-from .matches import Match, Refused, token_hash
+from .matches import Match, token_hash
+from .refusals import Refused, stored_rules
 from .seating import Seating, SeatingError, clean_clock, clean_name
 from .store import MatchStore, StoredMatch
 
@@ -100,23 +98,6 @@ def catalogue() -> tuple[dict[str, Any], ...]:
         first = None
     out.sort(key=lambda game: (game["rules"] != first, game["rules"]))
     return tuple(out)
-
-
-def stored_rules(identity: dict[str, Any]) -> Any:
-    """The installed rules a stored match (or a worker's `Work`) names by its rules identity,
-    by installed names only; Refused when they are not installed or changed since."""
-    if "studio" in identity:  # a studio variant: its stored text, compiled confined again
-        from .studio_store import rules_from_studio
-
-        try:
-            return rules_from_studio(identity)
-        except ValueError as exc:
-            raise Refused(str(exc)) from None
-    fmt = SAVE_FORMAT if "content_hash" in identity else "castell-save/2"
-    try:
-        return rules_from_identity(identity, fmt, installed_only=True)
-    except SaveError as exc:
-        raise Refused(str(exc)) from None
 
 
 def load_named_rules(rules_name: Any, variants: Any) -> Any:
