@@ -62,36 +62,15 @@ def _cells(logic: CalicoLogic, g: dict, player: int) -> list[dict[str, Any]]:
     return out
 
 
-def public_view(logic: CalicoLogic, game: GameContext) -> dict[str, Any]:
+def public_view(
+    logic: CalicoLogic, game: GameContext, seats: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
     """Quilts (every hex with colour and pattern), market, hands, cats with their patterns,
-    design goals, buttons and cat tokens: names, not indices."""
+    design goals, buttons and cat tokens: names, not indices. `seats` are the seats' parts
+    when the caller has them already (`encoding.tracked_view`, equal to `seat_view`'s)."""
     g = game.state["g"]
-    facts = [logic.facts(game, p) for p in range(game.players)]
-    players = []
-    for p in range(game.players):
-        board = g["boards"][p]
-        choosing = logic.goals_chosen and not g["goals"][p]
-        players.append(
-            {
-                "seat": p,
-                "board": logic.boards[board] if board >= 0 else None,
-                "hand": [_patch(logic, x) for x in g["hands"][p]],
-                "goals": [
-                    None if logic.goals_face_down else logic.goal_names[i] for i in g["goals"][p]
-                ],
-                "goals_face_down": logic.goals_face_down,
-                "revealed_goals": [logic.goal_names[i] for i in g["revealed"][p]]
-                if choosing
-                else [],
-                "cells": _cells(logic, g, p),
-                "cat_tokens": facts[p]["cat_tokens"],
-                "buttons": facts[p]["buttons"],
-                "goals_met": {
-                    "one_way": facts[p]["goals_one_way"],
-                    "both_ways": facts[p]["goals_both_ways"],
-                },
-            }
-        )
+    if seats is None:
+        seats = [seat_view(logic, game, p) for p in range(game.players)]
     return {
         "quilt": {
             "columns": logic.columns,
@@ -102,7 +81,30 @@ def public_view(logic: CalicoLogic, game: GameContext) -> dict[str, Any]:
         "removed": sum(g["removed"]),
         "market": [{"slot": i + 1, **_patch(logic, x)} for i, x in enumerate(g["market"])],
         "cats": [_cat(logic, g, c) for c in g["cats"]],
-        "seats": players,
+        "seats": seats,
+    }
+
+
+def seat_view(logic: CalicoLogic, game: GameContext, p: int) -> dict[str, Any]:
+    """One seat's part of the public view: its board, hand, goals, quilt and what it scored."""
+    g = game.state["g"]
+    facts = logic.facts(game, p)
+    board = g["boards"][p]
+    choosing = logic.goals_chosen and not g["goals"][p]
+    return {
+        "seat": p,
+        "board": logic.boards[board] if board >= 0 else None,
+        "hand": [_patch(logic, x) for x in g["hands"][p]],
+        "goals": [None if logic.goals_face_down else logic.goal_names[i] for i in g["goals"][p]],
+        "goals_face_down": logic.goals_face_down,
+        "revealed_goals": [logic.goal_names[i] for i in g["revealed"][p]] if choosing else [],
+        "cells": _cells(logic, g, p),
+        "cat_tokens": facts["cat_tokens"],
+        "buttons": facts["buttons"],
+        "goals_met": {
+            "one_way": facts["goals_one_way"],
+            "both_ways": facts["goals_both_ways"],
+        },
     }
 
 
