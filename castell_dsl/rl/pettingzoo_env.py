@@ -158,7 +158,7 @@ class CastellEnv(AECEnv):
 
 
 def env(
-    rules: str = "castell",
+    rules: str | None = None,
     players: int = 4,
     variants: Sequence[str] = (),
     seed: int | None = None,
@@ -167,7 +167,8 @@ def env(
     reward: str = "win",
     budget: int | None = None,
 ) -> CastellEnv:
-    """A PettingZoo AEC environment of `rules` (a rule set name or path) with `players` seats.
+    """A PettingZoo AEC environment of `rules` (a rule set name or path; None: the installed
+    default rule set, `default_rules()`) with `players` seats.
 
     `variants` are the rule set's variants (`("short-season",)`), `seed` the first game's seed,
     `reward` how the result becomes returns (`win`, `score`, `margin`), `budget` the
