@@ -33,8 +33,13 @@ import numpy as np
 from .flatten import features
 from .observation import ObservationSchema
 
+_SCALARS = frozenset({int, float, bool, str, type(None)})
+
+
 def _is_container(value: Any) -> bool:
     kind = type(value)
+    if kind in _SCALARS:
+        return False
     return kind is dict or kind is list or kind is tuple or isinstance(value, Mapping)
 
 
@@ -57,6 +62,8 @@ class Tracker:
         #: False once a view shows a dict key that could make two paths collide; from then on
         #: every update is the reference flattening of the whole view (still exact).
         self.exact = True
+        #: Dict keys seen so far that cannot make paths collide (`_plain_keys`).
+        self._plain: set[Any] = set()
 
     def reset(self, view: dict[str, Any]) -> np.ndarray:
         """Forget the previous game: the vector of `view`, built in full."""
@@ -80,15 +87,17 @@ class Tracker:
 
     # ---- the walk ---------------------------------------------------------------------------
     def _diff(self, new: Any, old: Any, path: str) -> None:
-        if new is old:  # a part the game's `tracked_view` shared with the previous view
-            return
+        """Bring the features of the subtree at `path` from `old`'s to `new`'s."""
         kind = type(new)
-        if kind is type(old) and new == old:
-            return
         if kind is dict and type(old) is dict and new.keys() == old.keys():
             prefix = f"{path}." if path else ""
             for key, item in new.items():
-                self._diff(item, old[key], f"{prefix}{key}")
+                before = old[key]
+                # Equal subtrees are skipped here, without a call: shared ones (the game's
+                # `tracked_view`) by identity, others by `==`, which runs in C.
+                if item is before or (type(item) is type(before) and item == before):
+                    continue
+                self._diff(item, before, f"{prefix}{key}")
             return
         if (
             (kind is list or kind is tuple)
@@ -99,7 +108,11 @@ class Tracker:
             and _positional(old)
         ):
             for i, (item, before) in enumerate(zip(new, old, strict=True)):
+                if item is before or (type(item) is type(before) and item == before):
+                    continue
                 self._diff(item, before, f"{path}[{i}]")
+            return
+        if kind is type(old) and new == old:
             return
         self._write(old, path, 0.0)
         self._write(new, path, 1.0)
@@ -117,7 +130,7 @@ class Tracker:
             if i is not None:
                 self.vector[i] = keep
             return
-        if _is_container(value) and not _plain_keys(value):
+        if self.exact and not _plain_keys(value, self._plain):
             self.exact = False
         index = self._index
         vector = self.vector
@@ -128,16 +141,20 @@ class Tracker:
                 vector[i] = amount * keep
 
 
-def _plain_keys(value: Any) -> bool:
-    """True when no dict in `value` has a key that would make paths ambiguous."""
-    if isinstance(value, Mapping):
+def _plain_keys(value: Any, known: set[Any]) -> bool:
+    """True when no dict in `value` has a key that would make two paths spell one feature
+    (a key holding `.`, `[`, `=` or `#`); keys found plain are remembered in `known`."""
+    kind = type(value)
+    if kind is dict or (kind is not list and kind is not tuple and isinstance(value, Mapping)):
         for key, item in value.items():
-            text = str(key)
-            if "." in text or "[" in text or "=" in text or "#" in text:
-                return False
-            if _is_container(item) and not _plain_keys(item):
+            if key not in known:
+                text = str(key)
+                if "." in text or "[" in text or "=" in text or "#" in text:
+                    return False
+                known.add(key)
+            if type(item) not in _SCALARS and not _plain_keys(item, known):
                 return False
         return True
-    if isinstance(value, list | tuple):
-        return all(_plain_keys(item) for item in value if _is_container(item))
+    if kind is list or kind is tuple:
+        return all(_plain_keys(item, known) for item in value if type(item) not in _SCALARS)
     return True
