@@ -1,44 +1,59 @@
 """Calico's public view for a reader that follows one game step by step (the RL observations):
-`GameLogic.tracked_view`. A step changes one seat at most (a placement, a take), so each seat's
-part — its 49-hex quilt, most of the view — is memoised under the state it is built from and
-shared with the previous view while that state is unchanged; the rest (market, cats, bag) is
-small and built each time. `tests/rl/test_tracking.py` checks that it always equals `view`."""
+`GameLogic.tracked_view`. A step changes one seat at most (a placement, a take), so each
+seat's part — its 49-hex quilt, most of the view — is memoised with a copy of the state it is
+built from (`SEAT_STATE`) and shared (the very same object) with the previous view while that
+state is unchanged; so are the cats and the quilt's shape. The state is compared with `==` on
+its lists of numbers, which runs in C; a changed part is built again by the same functions as
+`view` (`views.py`). `tests/rl/test_tracking.py` checks that it always equals `view`."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .views import public_view, seat_view
+from .views import cats_view, cell_view, public_view, quilt_view, seat_view
 
 if TYPE_CHECKING:
     from castell_dsl.contract import GameContext
 
     from .logic import CalicoLogic
 
-
-def seat_inputs(logic: CalicoLogic, g: dict, p: int) -> tuple:
-    """Everything of the state `seat_view` reads for seat `p` (the rest is the rule set's):
-    equal inputs, equal part."""
-    return (
-        g["boards"][p],
-        tuple(g["hands"][p]),
-        tuple(g["goals"][p]),
-        tuple(g["revealed"][p]),
-        tuple(g["quilts"][p]),
-        tuple(g["tokens"][p]),
-        tuple(g["buttons"][p]),
-        tuple(g["rainbows"][p]),
-    )
+#: The per-seat lists of the state `views.seat_view` reads (`g[name][seat]`): flat lists of
+#: numbers, or a number.
+SEAT_STATE = ("boards", "hands", "goals", "revealed", "quilts", "tokens", "buttons", "rainbows")
 
 
 def tracked_view(logic: CalicoLogic, game: GameContext, memo: dict[Any, Any]) -> dict[str, Any]:
-    """`public_view`, each seat's part memoised in `memo` under `seat_inputs`."""
+    """`public_view`, its seats, cats and quilt shape memoised in `memo`."""
     g = game.state["g"]
+    parts = memo.setdefault("seats", [None] * game.players)
     seats = []
-    for p in range(game.players):
-        inputs = seat_inputs(logic, g, p)
-        found = memo.get(("seat", p))
+    for p, found in enumerate(parts):
+        inputs = [g[name][p] for name in SEAT_STATE]
         if found is None or found[0] != inputs:
-            found = memo[("seat", p)] = (inputs, seat_view(logic, game, p))
+            copied = [list(x) if isinstance(x, list) else x for x in inputs]
+            found = parts[p] = (copied, seat_view(logic, game, p, _cells(logic, g, p, memo)))
         seats.append(found[1])
-    return public_view(logic, game, seats)
+    cats = memo.get("cats")
+    if cats is None or cats[0] != g["cats"] or cats[1] != g["pattern_cat"]:
+        cats = memo["cats"] = (list(g["cats"]), list(g["pattern_cat"]), cats_view(logic, g))
+    quilt = memo.get("quilt")
+    if quilt is None:
+        quilt = memo["quilt"] = quilt_view(logic)
+    return public_view(logic, game, seats, cats=cats[2], quilt=quilt)
+
+
+def _cells(logic: CalicoLogic, g: dict, p: int, memo: dict[Any, Any]) -> list[dict[str, Any]]:
+    """Seat `p`'s hexes, each memoised with what `cell_view` reads of it: a placement changes
+    one hex, and the others stay the same objects."""
+    quilt, tokens, buttons, goals = g["quilts"][p], g["tokens"][p], g["buttons"][p], g["goals"][p]
+    found = memo.get(("cells", p))
+    if found is None or len(found) != len(quilt):
+        found = memo[("cells", p)] = [None] * len(quilt)
+    goals_now = tuple(goals)
+    out = []
+    for cell, known in enumerate(found):
+        inputs = (quilt[cell], tokens[cell], buttons[cell], goals_now)
+        if known is None or known[0] != inputs:
+            known = found[cell] = (inputs, cell_view(logic, g, p, cell))
+        out.append(known[1])
+    return out

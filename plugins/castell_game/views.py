@@ -52,14 +52,21 @@ def view(t: Tables, game: GameContext) -> dict[str, Any]:
 
 
 def table_view(
-    t: Tables, g: dict, regions: list[dict], calendar: list[dict], teams: list[dict]
+    t: Tables,
+    g: dict,
+    regions: list[dict],
+    calendar: list[dict],
+    teams: list[dict],
+    *,
+    wheel: dict[str, str] | None = None,
+    shared: list[str] | None = None,
 ) -> dict[str, Any]:
     """The view around its large parts, built by the functions below (or memoised by
     `encoding.tracked_view`)."""
     return {
         "regions": regions,
-        "wheel": t.wheel_view(g),
-        "shared_sectors": [t.sectors[s] for s in t.shared_sectors],
+        "wheel": t.wheel_view(g) if wheel is None else wheel,
+        "shared_sectors": [t.sectors[s] for s in t.shared_sectors] if shared is None else shared,
         "calendar": calendar,
         "bag": sum(g["bag"]),
         "teams": teams,
