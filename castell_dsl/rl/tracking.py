@@ -6,21 +6,24 @@ nine-tenths of an environment step. But one engine action changes a few nodes of
 recruit: one region's castellers and one team). A `Tracker` keeps the previous view and the
 vector built from it, and after each action:
 
-1. builds the view (`Game.view()`, the contract's single source of what a seat sees);
+1. builds the view (`Game.view(memo)`, the contract's single source of what a seat sees; a
+   game's `GameLogic.tracked_view` may hand back unchanged parts as the very objects of the
+   previous view, which step 2 skips by identity: Castell and Calico do, `encoding.py`);
 2. walks the new view and the previous one together, top down, and skips every subtree that is
    equal to the previous one (`==` on JSON data runs in C, a few hundred times faster than the
    Python walk);
 3. where a subtree differs and cannot be descended into (a value, a multiset, a dict whose keys
    changed, a list whose length changed), zeroes the features the old subtree set and writes
-   those of the new one, with the same flattening rules (`flatten.py`).
+   those of the new one, with the same flattening rules (`flatten.py`), straight into the
+   vector.
 
 So the vector is exactly `ObservationSchema.public(view)`, feature by feature
-(`tests/rl/test_tracking.py` checks it on random positions of Castell, Calico and Pebbles), and a
+(`tests/rl/test_tracking.py` checks it on random positions of Castell and Calico), and a
 step costs the view plus the walk of what changed. Paths are disjoint by construction (a
 child's path extends its parent's by `.key` or `[i]`), which is why replacing one subtree's
 features never touches another's; a rule set whose view had dict keys containing `.` or `[`
 could make two paths spell the same feature, and would then be flattened by the reference path
-instead (`Tracker.exact` is False, see `_plain_keys`).
+instead (`Tracker.exact` is then False).
 """
 
 from __future__ import annotations
@@ -30,7 +33,6 @@ from typing import Any
 
 import numpy as np
 
-from .flatten import features
 from .observation import ObservationSchema
 
 _SCALARS = frozenset({int, float, bool, str, type(None)})
@@ -62,7 +64,7 @@ class Tracker:
         #: False once a view shows a dict key that could make two paths collide; from then on
         #: every update is the reference flattening of the whole view (still exact).
         self.exact = True
-        #: Dict keys seen so far that cannot make paths collide (`_plain_keys`).
+        #: Dict keys seen so far that cannot make two paths spell one feature.
         self._plain: set[Any] = set()
 
     def reset(self, view: dict[str, Any]) -> np.ndarray:
@@ -77,11 +79,13 @@ class Tracker:
         The returned array is the tracker's own, overwritten by the next update: copy it to
         keep it (`ObservationSchema.for_seat` does)."""
         old = self._view
-        if old is None or not self.exact:
+        if old is None:
             self.vector[:] = 0.0
-            self._write(view, "", 1.0)
-        else:
+            self._write(view, "", True)
+        elif self.exact:
             self._diff(view, old, "")
+        if not self.exact:  # the reference flattening, whose order settles any collision
+            self.vector[:] = self.schema.public(view)
         self._view = view
         return self.vector
 
@@ -114,47 +118,48 @@ class Tracker:
             return
         if kind is type(old) and new == old:
             return
-        self._write(old, path, 0.0)
-        self._write(new, path, 1.0)
+        self._write(old, path, False)
+        self._write(new, path, True)
 
-    def _write(self, value: Any, path: str, keep: float) -> None:
-        """Set the features `value` has under `path` (`keep` 1.0), or zero them (0.0)."""
+    def _write(self, value: Any, path: str, keep: bool) -> None:
+        """Set the features `value` has under `path` (`keep`), or zero them: the
+        rules of `flatten.features`, written straight into the vector."""
         kind = type(value)
-        if kind is int or kind is float or kind is bool:  # one feature, the commonest case
-            i = self._index.get(path)
-            if i is not None:
-                self.vector[i] = float(value) * keep
-            return
-        if kind is str:
-            i = self._index.get(f"{path}={value}")
-            if i is not None:
-                self.vector[i] = keep
-            return
-        if self.exact and not _plain_keys(value, self._plain):
-            self.exact = False
         index = self._index
-        vector = self.vector
-        flat = features({path: value}) if path else features(value)
-        for key, amount in flat.items():
-            i = index.get(key)
+        if kind is int or kind is float or kind is bool:  # one feature, the commonest case
+            i = index.get(path)
             if i is not None:
-                vector[i] = amount * keep
-
-
-def _plain_keys(value: Any, known: set[Any]) -> bool:
-    """True when no dict in `value` has a key that would make two paths spell one feature
-    (a key holding `.`, `[`, `=` or `#`); keys found plain are remembered in `known`."""
-    kind = type(value)
-    if kind is dict or (kind is not list and kind is not tuple and isinstance(value, Mapping)):
-        for key, item in value.items():
-            if key not in known:
-                text = str(key)
-                if "." in text or "[" in text or "=" in text or "#" in text:
-                    return False
-                known.add(key)
-            if type(item) not in _SCALARS and not _plain_keys(item, known):
-                return False
-        return True
-    if kind is list or kind is tuple:
-        return all(_plain_keys(item, known) for item in value if type(item) not in _SCALARS)
-    return True
+                self.vector[i] = float(value) if keep else 0.0
+            return
+        if kind is dict or (kind is not list and kind is not tuple and isinstance(value, Mapping)):
+            prefix = f"{path}." if path else ""
+            plain = self._plain
+            for key, item in value.items():
+                if key not in plain:
+                    text = str(key)
+                    if "." in text or "[" in text or "=" in text or "#" in text:
+                        self.exact = False  # two paths might spell one feature from now on
+                    plain.add(key)
+                self._write(item, f"{prefix}{key}", keep)
+            return
+        if kind is list or kind is tuple:
+            vector = self.vector
+            i = index.get(f"{path}#")
+            if i is not None:
+                vector[i] = float(len(value)) if keep else 0.0
+            if _positional(value):
+                for n, item in enumerate(value):
+                    self._write(item, f"{path}[{n}]", keep)
+                return
+            counts: dict[str, float] = {}
+            for item in value:  # a multiset: counted by text, as `flatten` does
+                key = f"{path}[]={item}"
+                counts[key] = counts.get(key, 0.0) + 1.0
+            for key, count in counts.items():
+                i = index.get(key)
+                if i is not None:
+                    vector[i] = count if keep else 0.0
+            return
+        i = index.get(f"{path}={value}")  # a string, None, anything else by its text
+        if i is not None:
+            self.vector[i] = 1.0 if keep else 0.0
