@@ -2,7 +2,7 @@
 `GameLogic.tracked_view`. A step changes one seat at most (a placement, a take), so each
 seat's part — its 49-hex quilt, most of the view — is memoised with a copy of the state it is
 built from (`SEAT_STATE`) and shared (the very same object) with the previous view while that
-state is unchanged; so are the cats and the quilt's shape. The state is compared with `==` on
+state is unchanged, and so is each hex of a quilt, the cats, the market and the quilt's shape. The state is compared with `==` on
 its lists of numbers, which runs in C; a changed part is built again by the same functions as
 `view` (`views.py`). `tests/rl/test_tracking.py` checks that it always equals `view`."""
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .views import cats_view, cell_view, public_view, quilt_view, seat_view
+from .views import cats_view, cell_view, market_view, public_view, quilt_view, seat_view
 
 if TYPE_CHECKING:
     from castell_dsl.contract import GameContext
@@ -39,7 +39,10 @@ def tracked_view(logic: CalicoLogic, game: GameContext, memo: dict[Any, Any]) ->
     quilt = memo.get("quilt")
     if quilt is None:
         quilt = memo["quilt"] = quilt_view(logic)
-    return public_view(logic, game, seats, cats=cats[2], quilt=quilt)
+    market = memo.get("market")
+    if market is None or market[0] != g["market"]:
+        market = memo["market"] = (list(g["market"]), market_view(logic, g))
+    return public_view(logic, game, seats, cats=cats[2], quilt=quilt, market=market[1])
 
 
 def _cells(logic: CalicoLogic, g: dict, p: int, memo: dict[Any, Any]) -> list[dict[str, Any]]:
@@ -49,11 +52,18 @@ def _cells(logic: CalicoLogic, g: dict, p: int, memo: dict[Any, Any]) -> list[di
     found = memo.get(("cells", p))
     if found is None or len(found) != len(quilt):
         found = memo[("cells", p)] = [None] * len(quilt)
+        memo.pop(("quilt", p), None)
     goals_now = tuple(goals)
     out = []
+    changed = False
     for cell, known in enumerate(found):
         inputs = (quilt[cell], tokens[cell], buttons[cell], goals_now)
         if known is None or known[0] != inputs:
             known = found[cell] = (inputs, cell_view(logic, g, p, cell))
+            changed = True
         out.append(known[1])
+    previous = memo.get(("quilt", p))
+    if previous is not None and not changed:
+        return previous  # the same list: a reader skips the whole quilt by identity
+    memo[("quilt", p)] = out
     return out

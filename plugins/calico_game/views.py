@@ -72,11 +72,12 @@ def public_view(
     *,
     cats: list[dict[str, Any]] | None = None,
     quilt: dict[str, Any] | None = None,
+    market: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Quilts (every hex with colour and pattern), market, hands, cats with their patterns,
     design goals, buttons and cat tokens: names, not indices. `seats`, `cats` and `quilt` are
     those parts when the caller has them already (`encoding.tracked_view`, equal to what
-    `seat_view`, `cats_view` and `quilt_view` build)."""
+    `seat_view`, `cats_view` and `quilt_view` build), and so is `market`."""
     g = game.state["g"]
     if seats is None:
         seats = [seat_view(logic, game, p) for p in range(game.players)]
@@ -84,7 +85,7 @@ def public_view(
         "quilt": quilt_view(logic) if quilt is None else quilt,
         "bag": sum(g["bag"]),
         "removed": sum(g["removed"]),
-        "market": [{"slot": i + 1, **_patch(logic, x)} for i, x in enumerate(g["market"])],
+        "market": market_view(logic, g) if market is None else market,
         "cats": cats_view(logic, g) if cats is None else cats,
         "seats": seats,
     }
@@ -97,6 +98,11 @@ def quilt_view(logic: CalicoLogic) -> dict[str, Any]:
         "rows": logic.rows,
         "goal_spaces": [list(logic.cell_xy[c]) for c in logic.goal_cells],
     }
+
+
+def market_view(logic: CalicoLogic, g: dict) -> list[dict[str, Any]]:
+    """The market's patches, by slot."""
+    return [{"slot": i + 1, **_patch(logic, x)} for i, x in enumerate(g["market"])]
 
 
 def cats_view(logic: CalicoLogic, g: dict) -> list[dict[str, Any]]:

@@ -37,25 +37,25 @@ def tracked_view(t: Tables, game: GameContext, memo: dict[Any, Any]) -> dict[str
     """`views.view`, its parts memoised in `memo` (see the module docstring)."""
     g = game.state["g"]
     # Regions: a region shows its castellers, local tiles, tokens and the pawns on it.
-    pawns = g["pawns"]
-    moved = memo.get("pawns") != pawns
-    if moved:
-        memo["pawns"] = list(pawns)
+    on: list[list[int]] = [[] for _ in t.regions]
+    for p, at in enumerate(g["pawns"]):
+        if at >= 0:
+            on[at].append(p)
     parts = memo.setdefault("regions", [None] * len(t.regions))
     castellers, tiles, tokens = g["regions"], g["lp"], g["lp_tokens"]
     regions = []
     for r, found in enumerate(parts):
         if (
-            moved
-            or found is None
+            found is None
             or found[0] != castellers[r]
             or found[1] != tiles[r]
             or found[2] != tokens[r]
+            or found[3] != on[r]
         ):
             found = parts[r] = (
-                list(castellers[r]), list(tiles[r]), tokens[r], region_view(t, g, r),
+                list(castellers[r]), list(tiles[r]), tokens[r], on[r], region_view(t, g, r),
             )  # fmt: skip
-        regions.append(found[3])
+        regions.append(found[4])
     # Teams: each reads the seat's entries of TEAM_STATE (nested lists: copied deeply).
     team_parts = memo.setdefault("teams", [None] * game.players)
     teams = []
