@@ -36,12 +36,12 @@ __all__ = [
     "CodecOverflow",
     "GameSpec",
     "TextCodec",
+    "VectorEnv",
     "codec_for",
     "decode",
     "encode",
     "env",
     "game_spec",
-    "VectorEnv",
     "vector_env",
 ]
 

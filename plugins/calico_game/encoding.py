@@ -2,9 +2,10 @@
 `GameLogic.tracked_view`. A step changes one seat at most (a placement, a take), so each
 seat's part — its 49-hex quilt, most of the view — is memoised with a copy of the state it is
 built from (`SEAT_STATE`) and shared (the very same object) with the previous view while that
-state is unchanged, and so is each hex of a quilt, the cats, the market and the quilt's shape. The state is compared with `==` on
-its lists of numbers, which runs in C; a changed part is built again by the same functions as
-`view` (`views.py`). `tests/rl/test_tracking.py` checks that it always equals `view`."""
+state is unchanged, and so are each hex of a quilt, the cats, the market and the quilt's
+shape. The state is compared with `==` on its lists of numbers, which runs in C; a changed
+part is built again by the same functions as `view` (`views.py`). `tests/rl/test_tracking.py`
+checks that it always equals `view`."""
 
 from __future__ import annotations
 
