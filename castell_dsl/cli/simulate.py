@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE
-from .options import load_config_or_exit, rules_options
+from .options import agent_options, agent_seats, load_config_or_exit, rules_options
 
 
 def _error(ctx: click.Context, message: str) -> None:
@@ -40,6 +40,7 @@ def _error(ctx: click.Context, message: str) -> None:
     "--trajectories", type=click.Path(dir_okay=False), default=None,
     help="Write every decision in the RL encoding (JSON lines; docs/rl.md).",
 )  # fmt: skip
+@agent_options
 @click.pass_context
 def simulate(ctx: click.Context, **options: Any) -> None:
     """Play games between bots and report win rates and score statistics.
@@ -77,6 +78,7 @@ def simulate(ctx: click.Context, **options: Any) -> None:
     if len(bots) != players:
         _error(ctx, f"--bots names {len(bots)} bots for {players} players")
     try:
+        bots = agent_seats(bots, settings.get("agent_timeout"), settings.get("on_agent_error"))
         for seat, bot_spec in enumerate(bots):
             make_bot(bot_spec, rules, seat, 0)
     except BotSpecError as exc:

@@ -20,9 +20,9 @@ from typing import Any
 from ..contract import Action, ActionError, Bot, Observer, PlayableGame, Rejection, UndoError
 from ..engine.game import Game
 from ..language.ruleset import RuleSet
-from .bots import make_bot
+from .bots import finish_bots, make_bot
 from .games import start_game
-from .saves import SaveWriteError, read_save, replay, save_record, write_save
+from .saves import SaveError, SaveWriteError, read_save, replay, save_record, write_save
 
 HUMAN = "you"
 
@@ -148,6 +148,13 @@ class Session:
         record = read_save(path)
         game = replay(record, verify=True, beside=Path(path).parent)
         chosen = list(seats) if seats else list(record.get("seats") or [HUMAN] * game.players)
+        if not seats:  # a save may come from anywhere: it never starts a program by itself
+            for seat, spec in enumerate(chosen):
+                if spec.strip().partition(":")[0].strip() == "cmd":
+                    raise SaveError(
+                        f"{path}: seat {seat} is a program ({spec.strip()[:80]}); a save never "
+                        "starts one: name the seats with --players"
+                    )
         return cls(game.rules, game.players, game.seed, chosen, game.log, Path(path))
 
     def _replay(self, rules: RuleSet, players: int, seed: int, log: Sequence[str]) -> Game:
@@ -207,6 +214,7 @@ class Session:
             if self.is_human(player):
                 return player
             self.bot_move()
+        finish_bots(list(self.bots.values()), self.game)  # a program hears the result, exits
         return None
 
     def undo(self) -> int:
