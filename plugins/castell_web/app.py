@@ -28,7 +28,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from castell_dsl.runtime import protocol as m
+from castell_dsl.contract import protocol as m
 
 from .assets import STATIC, game_assets, renderer_url
 from .bots import BotPool

@@ -89,8 +89,10 @@ def _think(games: OrderedDict[str, Any], work: Work) -> Any:
     from castell_dsl.runtime.bots import finish_bots, make_bot
 
     game = _position(games, work)
-    if work.kind == "hints":
-        return list(game.logic.hints(game.clone(), work.seat))
+    if work.kind == "hints":  # the hint command's own advice (the one dispatcher's)
+        from castell_dsl.contract.commands import hint_lines
+
+        return hint_lines(game.clone(), work.seat)
     if game.current_player != work.seat:
         raise BotFailed(f"it is not seat {work.seat}'s turn")
     bot = make_bot(work.spec, game.rules, work.seat, work.seed)
