@@ -47,7 +47,7 @@ def _is_container(value: Any) -> bool:
 
 def _positional(value: list | tuple) -> bool:
     """True for a list the flattening treats item by item (a list of objects or lists)."""
-    return any(_is_container(item) for item in value)
+    return any(map(_is_container, value))
 
 
 class Tracker:
