@@ -16,7 +16,9 @@ throughputs are timed in CPU time, see `cpu`).
   hand-written tic-tac-toe in OpenSpiel's style, `tictactoe.py`, and a minimal hand-written
   Castell loop doing the same draws and moves, `handwritten.py`);
 - MCTS iterations per second (4-player Castell), in a process of its own;
-- peak memory of 100- and 1,000-game simulations (it must not grow).
+- peak memory of 100- and 1,000-game simulations (it must not grow);
+- RL environments (random legal steps/s, CPU time) against PettingZoo's tictactoe_v3 and
+  connect_four_v3, `rl_envs.py`.
 
 Targets (issues "speed budget" and "Speed, second round"): random 4-player Castell ≥ 300
 games/s and ≥ 1.0x the tic-tac-toe's actions/s, MCTS ≥ 10,000 iterations/s, best festival
@@ -387,6 +389,9 @@ def main() -> int:
     report["analyze"] = bench_analyze(100 if quick else 1000)
     report["mcts"] = bench_mcts_alone(5 if quick else 20)
     report["memory"] = bench_memory(20 if quick else 100, 100 if quick else 1000)
+    from rl_envs import bench_rl_envs  # RL environments vs PettingZoo's (benchmarks/rl_envs.py)
+
+    report["rl_envs"] = bench_rl_envs(1.0 if quick else 4.0)
     report["seconds"] = time.perf_counter() - started
     path = Path(args.json)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -476,6 +481,9 @@ def print_table(r: dict) -> None:
                 (f"{what} peak memory", " → ".join(f"{mem[k]:.0f} MB" for k in keys), "flat",
                  f"growth x{mem[f'{prefix}growth_ratio']:.2f}")
             )  # fmt: skip
+    from rl_envs import rl_rows
+
+    rows += rl_rows(r)
     width = max(len(row[0]) for row in rows)
     print(f"Castell DSL benchmarks — {r['date']} — {r['machine']}")
     print(f"{'measure':<{width}}  {'result':<40}  {'target':<22}  baseline / ratio")

@@ -36,6 +36,10 @@ def _error(ctx: click.Context, message: str) -> None:
 @click.option("--scheduler", default=None, help="A Dask scheduler address (tcp://HOST:PORT).")
 @click.option("--config", type=click.Path(dir_okay=False), help="A tournament YAML file.")
 @click.option("--no-progress", is_flag=True, help="No progress bar on standard error.")
+@click.option(
+    "--trajectories", type=click.Path(dir_okay=False), default=None,
+    help="Write every decision in the RL encoding (JSON lines; docs/rl.md).",
+)  # fmt: skip
 @agent_options
 @click.pass_context
 def simulate(ctx: click.Context, **options: Any) -> None:
@@ -80,6 +84,7 @@ def simulate(ctx: click.Context, **options: Any) -> None:
         except SchedulerError as exc:
             _error(ctx, str(exc))
 
+    trajectories = _trajectories(ctx, options.get("trajectories"), rules, players, rules_name)
     where = _where(jobs, client)  # asked before the run: the run closes the client
     if fmt == "text":
         _print_seats(bots, settings.get("bots") is None)
@@ -88,6 +93,8 @@ def simulate(ctx: click.Context, **options: Any) -> None:
     progress = progress_bar(games, "simulating") if show_progress else None
 
     def on_line(line: dict) -> None:
+        if trajectories is not None:
+            trajectories.write(line)  # takes the rows out of the record
         if fmt == "jsonl":
             click.echo(json.dumps(line))
         elif fmt == "json":
@@ -98,15 +105,33 @@ def simulate(ctx: click.Context, **options: Any) -> None:
     if progress is not None:
         progress.start()
     try:
-        summary = run(spec, jobs=jobs, scheduler=client, on_line=on_line)
+        recorder = None if trajectories is None else trajectories.recorder
+        summary = run(spec, jobs=jobs, scheduler=client, on_line=on_line, recorder=recorder)
     finally:
         if progress is not None:
             progress.stop()
+        if trajectories is not None:
+            trajectories.close()
     if fmt == "json":
         click.echo(json.dumps({"games": lines, "summary": summary.to_json()}, indent=1))
     elif fmt == "text":
         _print_summary(summary.to_json(), rules, spec, where)
     ctx.exit(EXIT_OK)
+
+
+def _trajectories(ctx: click.Context, path: str | None, rules: Any, players: int, name: str) -> Any:
+    """The `--trajectories` file's writer (`castell_dsl.rl.trajectories`), or None."""
+    if path is None:
+        return None
+    try:
+        from ..rl.trajectories import TrajectoryWriter
+    except ImportError as exc:
+        _error(ctx, f"--trajectories needs numpy ({exc}): pip install 'castell-dsl[rl]'")
+    try:
+        return TrajectoryWriter(path, rules, players, name)
+    except OSError as exc:
+        click.echo(f"castell simulate: error: --trajectories {path}: {exc.strerror}", err=True)
+        ctx.exit(EXIT_FAILED)
 
 
 def _print_seats(bots: list[str], default: bool) -> None:

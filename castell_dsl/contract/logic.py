@@ -189,6 +189,17 @@ class GameLogic(ABC):
         """What every player can see, with names rather than indices, for front-ends."""
         return {}
 
+    def tracked_view(self, game: GameContext, memo: dict[Any, Any]) -> dict[str, Any]:
+        """`view(game)` for a reader that follows one game position after position (the RL
+        observations, `castell_dsl/rl/tracking.py`) and keeps `memo` for it: the same data,
+        but a part whose inputs did not change since the previous call may be the very object
+        returned then (memoised in `memo`, keyed by those inputs), so the reader skips it by
+        identity instead of comparing or flattening it. The reader never changes what it gets.
+        The default memoises nothing; a mechanics whose view is large overrides it (Calico's
+        quilts, Castell's regions and teams: their `encoding.py`), and `tests/rl/
+        test_tracking.py` checks that it always equals `view`."""
+        return self.view(game)
+
     def report(self, game: GameContext) -> dict[str, Any]:
         """Extra facts for a finished game's result (e.g. which scenario objectives were met).
 

@@ -224,11 +224,13 @@ class Game:
     def is_over(self) -> bool:
         return self.state["phase"] == "over"
 
-    def view(self) -> dict[str, Any]:
+    def view(self, memo: dict[Any, Any] | None = None) -> dict[str, Any]:
         """Everything a player at the table can see (names, not indices), for front-ends.
 
         The engine's part (round, whose turn, what this turn used) is at the top level; the
-        mechanics' part (the board, the players' pieces) is under "table".
+        mechanics' part (the board, the players' pieces) is under "table". With `memo` (a
+        dict the caller keeps for this game), the table is `GameLogic.tracked_view`'s: the
+        same data, sharing unchanged parts with the previous call (read it, never change it).
         """
         turn = self.state["turn"]
         return {
@@ -239,7 +241,7 @@ class Game:
             "turn_actions_used": dict(turn["used"]) if turn else {},
             "pending_grant": turn["grants"][0] if turn and turn["grants"] else None,
             "over": self.is_over(),
-            "table": self.logic.view(self),
+            "table": self.logic.view(self) if memo is None else self.logic.tracked_view(self, memo),
         }
 
     def invalidate(self) -> None:

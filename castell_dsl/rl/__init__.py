@@ -3,6 +3,9 @@
     from castell_dsl.rl import env
     aec = env("calico", players=2, seed=0)          # a PettingZoo AEC environment
 
+    from castell_dsl.rl import vector_env
+    venv = vector_env(64, "calico", players=2)      # 64 games stepped together, NumPy arrays
+
     import castell_dsl.rl.openspiel                  # registers the OpenSpiel game
     import pyspiel
     game = pyspiel.load_game("castell_dsl(rules=calico,players=2)")
@@ -25,6 +28,7 @@ if TYPE_CHECKING:
     from .codec import ActionCodec, CodecOverflow, TextCodec, codec_for, decode, encode
     from .pettingzoo_env import CastellEnv, env
     from .spec import GameSpec, game_spec
+    from .vector import VectorEnv, vector_env
 
 __all__ = [
     "ActionCodec",
@@ -32,11 +36,13 @@ __all__ = [
     "CodecOverflow",
     "GameSpec",
     "TextCodec",
+    "VectorEnv",
     "codec_for",
     "decode",
     "encode",
     "env",
     "game_spec",
+    "vector_env",
 ]
 
 _WHERE = {
@@ -50,6 +56,8 @@ _WHERE = {
     "env": "pettingzoo_env",
     "GameSpec": "spec",
     "game_spec": "spec",
+    "VectorEnv": "vector",
+    "vector_env": "vector",
 }
 
 

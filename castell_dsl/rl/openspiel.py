@@ -4,7 +4,8 @@
     import pyspiel
     game = pyspiel.load_game("castell_dsl(rules=calico,players=2)")
 
-Parameters: `rules` (a rule set name or path, default `castell`), `players` (default 2),
+Parameters: `rules` (a rule set name or path, default the installed default rule set,
+`default_rules()`: Castell with the shipped plugins), `players` (default 2),
 `variants` (`+`-separated, e.g. `solo+low-luck`; default none), `reward` (`win`, `score`,
 `margin`; default `win`), `seed` (the first initial state's game seed; each further
 `new_initial_state()` of the same game object takes the next seed; default 0).
@@ -33,13 +34,14 @@ import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from ..engine.game import Game
+from ..runtime.loading import default_rules
 from .codec import action_id
 from .spec import GameSpec, game_spec
 
 SHORT_NAME = "castell_dsl"
 
 _DEFAULTS: dict[str, Any] = {
-    "rules": "castell",
+    "rules": default_rules(),  # the installed default rule set (a game plugin names it)
     "players": 2,
     "variants": "",
     "reward": "win",

@@ -24,6 +24,7 @@ from pettingzoo import AECEnv
 from ..engine.game import Game
 from .codec import action_id
 from .spec import GameSpec, game_spec
+from .tracking import Tracker
 
 
 class CastellEnv(AECEnv):
@@ -55,7 +56,10 @@ class CastellEnv(AECEnv):
         self._next_seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
         self.game: Game | None = None
         self._legal: dict[int, Any] = {}
+        self._tracker = Tracker(spec.observation)
         self._public: np.ndarray | None = None
+        self._fresh = True
+        self._memo: dict[Any, Any] = {}
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -70,6 +74,8 @@ class CastellEnv(AECEnv):
         self.seed_used = self._next_seed
         self._next_seed += 1
         self.game = self.spec.new_game(self.seed_used)
+        self._fresh = True
+        self._memo.clear()
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -121,7 +127,10 @@ class CastellEnv(AECEnv):
         assert self.game is not None
         seat = self.agent_name_mapping[agent]
         if self._public is None:
-            self._public = self.spec.observation.public(self.game.view())
+            view = self.game.view(self._memo)
+            tracker = self._tracker
+            self._public = tracker.reset(view) if self._fresh else tracker.update(view)
+            self._fresh = False
         to_move = self.game.current_player == seat
         mask = np.zeros(self.spec.codec.size, np.int8)
         if to_move and self._legal:
@@ -149,7 +158,7 @@ class CastellEnv(AECEnv):
 
 
 def env(
-    rules: str = "castell",
+    rules: str | None = None,
     players: int = 4,
     variants: Sequence[str] = (),
     seed: int | None = None,
@@ -158,7 +167,8 @@ def env(
     reward: str = "win",
     budget: int | None = None,
 ) -> CastellEnv:
-    """A PettingZoo AEC environment of `rules` (a rule set name or path) with `players` seats.
+    """A PettingZoo AEC environment of `rules` (a rule set name or path; None: the installed
+    default rule set, `default_rules()`) with `players` seats.
 
     `variants` are the rule set's variants (`("short-season",)`), `seed` the first game's seed,
     `reward` how the result becomes returns (`win`, `score`, `margin`), `budget` the

@@ -15,7 +15,7 @@ import numpy as np
 from ..engine.game import Game
 from ..language.ruleset import RuleSet
 from ..runtime.games import check_players, start_game
-from ..runtime.loading import load_rules
+from ..runtime.loading import default_rules, load_rules
 from .codec import ActionCodec, codec_for
 from .explore import DEFAULT_BUDGET, Exploration, explore
 from .observation import ObservationSchema
@@ -111,20 +111,23 @@ _SPECS: dict[tuple[Any, ...], GameSpec] = {}
 
 
 def game_spec(
-    rules: str | RuleSet = "castell",
+    rules: str | RuleSet | None = None,
     players: int = 4,
     variants: Sequence[str] = (),
     *,
     reward: str = "win",
     budget: int = DEFAULT_BUDGET,
 ) -> GameSpec:
-    """The `GameSpec` of a rule set (a name, a path or a loaded `RuleSet`), memoised.
+    """The `GameSpec` of a rule set (a name, a path or a loaded `RuleSet`; None: the installed
+    default rule set, `default_rules()`), memoised.
 
     The first call for a rule set explores it (`explore.py`; a few seconds for Castell with four
     players, then cached on disk).
     """
     if reward not in REWARDS:
         raise ValueError(f"reward is one of {', '.join(REWARDS)}, not {reward!r}")
+    if rules is None:
+        rules = default_rules()
     ruleset = rules if isinstance(rules, RuleSet) else load_rules(rules, tuple(variants))
     key = (ruleset.hash, players, reward, budget)
     found = _SPECS.get(key)

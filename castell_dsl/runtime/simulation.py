@@ -16,8 +16,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
+from ..contract import Action
 from ..engine.game import Game
 from ..language.ruleset import RuleSet
 from .bots import finish_bots, make_bot
@@ -51,8 +52,10 @@ def play_game(
     *,
     record_events: bool = False,
     max_actions: int = 1_000_000,
+    on_decision: Callable[[Game, Action], None] | None = None,
 ) -> Game:
-    """Play one game to the end between bots (`bots[i]` plays seat i)."""
+    """Play one game to the end between bots (`bots[i]` plays seat i). `on_decision(game,
+    action)` is called with each chosen action just before it is applied (trajectories)."""
     game = start_game(rules, players, seed, record_events=record_events)
     seats = [make_bot(spec, rules, seat, seed) for seat, spec in enumerate(bots)]
     count = 0
@@ -61,6 +64,8 @@ def play_game(
             player = game.current_player
             assert player is not None  # a game in progress always has a player to act
             action = seats[player].choose(game)
+            if on_decision is not None:
+                on_decision(game, action)
             game.apply(action)
             count += 1
             if count > max_actions:
@@ -127,12 +132,34 @@ def worker_rules(rules: str, variants: tuple[str, ...]) -> RuleSet:
     return found
 
 
-def run_one(spec: SimulationSpec, index: int) -> dict[str, Any]:
-    """Play game `index` of a batch and return its record (runs in any process)."""
+class DecisionRecorder(Protocol):
+    """Follows one game's decisions (`castell simulate --trajectories`: the RL encoding)."""
+
+    def decision(self, game: Game, action: Action) -> None: ...
+    def finish(self, game: Game) -> list[dict[str, Any]]: ...
+
+
+#: Makes a game's recorder from (rule set, players, game seed); it must pickle (a class or a
+#: module-level function): workers run it.
+RecorderFactory = Callable[[RuleSet, int, int], DecisionRecorder]
+
+
+def run_one(
+    spec: SimulationSpec, index: int, recorder: RecorderFactory | None = None
+) -> dict[str, Any]:
+    """Play game `index` of a batch and return its record (runs in any process). With a
+    `recorder`, the record also holds the rows it made of the game's decisions under
+    "trajectory" (the caller takes them out before printing the record)."""
     rules = worker_rules(spec.rules, spec.variants)
     seed = spec.game_seed(index)
-    game = play_game(rules, spec.players, seed, spec.bots)
+    follower = None if recorder is None else recorder(rules, spec.players, seed)
+    game = play_game(
+        rules, spec.players, seed, spec.bots,
+        on_decision=None if follower is None else follower.decision,
+    )  # fmt: skip
     line = game_line(index, seed, game, spec.bots)
+    if follower is not None:
+        line["trajectory"] = follower.finish(game)
     if spec.save_dir is not None:
         write_save(
             Path(spec.save_dir) / f"game-{index:05d}.json", save_record(game, list(spec.bots))
@@ -195,9 +222,11 @@ def run_tasks(
             yield from future.result()
 
 
-def run_batch(spec: SimulationSpec, jobs: int = 1, chunk: int = 8) -> Iterator[dict[str, Any]]:
+def run_batch(
+    spec: SimulationSpec, jobs: int = 1, chunk: int = 8, recorder: RecorderFactory | None = None
+) -> Iterator[dict[str, Any]]:
     """Yield every game's record, in game order, using `jobs` local processes."""
-    return run_tasks(partial(run_one, spec), spec.games, jobs, chunk=chunk)
+    return run_tasks(partial(run_one, spec, recorder=recorder), spec.games, jobs, chunk=chunk)
 
 
 class SchedulerError(Exception):
@@ -244,11 +273,16 @@ def _run_dask(
 
 
 def run_batch_dask(
-    spec: SimulationSpec, scheduler: str | Any, chunk: int = 8, window: int = 64
+    spec: SimulationSpec,
+    scheduler: str | Any,
+    chunk: int = 8,
+    window: int = 64,
+    recorder: RecorderFactory | None = None,
 ) -> Iterator[dict]:
     """The same batch on a Dask cluster (`pip install ".[dask]"`), results in game order.
     `scheduler` is an address or a client from `connect_scheduler`."""
-    return _run_dask(partial(run_one, spec), spec.games, scheduler, chunk, window)
+    task = partial(run_one, spec, recorder=recorder)
+    return _run_dask(task, spec.games, scheduler, chunk, window)
 
 
 # ---- statistics -------------------------------------------------------------------------------
@@ -342,10 +376,16 @@ def simulate(
     jobs: int = 1,
     scheduler: str | Any | None = None,
     on_line: Callable[[dict[str, Any]], None] | None = None,
+    recorder: RecorderFactory | None = None,
 ) -> Summary:
-    """Run a batch, calling `on_line` for each finished game (in order); return the summary."""
+    """Run a batch, calling `on_line` for each finished game (in order); return the summary.
+    `recorder` follows each game's decisions (`run_one`)."""
     summary = Summary(spec.players, spec.bots)
-    lines = run_batch_dask(spec, scheduler) if scheduler else run_batch(spec, jobs)
+    lines = (
+        run_batch_dask(spec, scheduler, recorder=recorder)
+        if scheduler
+        else run_batch(spec, jobs, recorder=recorder)
+    )
     for line in lines:
         summary.add(line)
         if on_line is not None:

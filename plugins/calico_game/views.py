@@ -38,71 +38,101 @@ def _cat(logic: CalicoLogic, g: dict, cat: int) -> dict[str, Any]:
 
 
 def _cells(logic: CalicoLogic, g: dict, player: int) -> list[dict[str, Any]]:
-    quilt = g["quilts"][player]
-    tokens = g["tokens"][player]
-    buttons = g["buttons"][player]
-    goals = g["goals"][player]
-    out = []
-    for cell, value in enumerate(quilt):
-        col, row = logic.cell_xy[cell]
-        item: dict[str, Any] = {"col": col, "row": row}
-        if value >= 0:
-            item.update(_patch(logic, value))
-            item["edge"] = cell in logic.edge_cells
-            item["cat"] = logic.cat_names[tokens[cell]] if tokens[cell] >= 0 else None
-            item["button"] = logic.colours[buttons[cell]] if buttons[cell] >= 0 else None
-        elif cell in logic.goal_cells:
-            space = logic.goal_cells.index(cell)
-            item["goal_space"] = space + 1
-            placed = space < len(goals)
-            item["goal"] = (
-                logic.goal_names[goals[space]] if placed and not logic.goals_face_down else None
-            )
-        out.append(item)
-    return out
+    return [cell_view(logic, g, player, cell) for cell in range(len(g["quilts"][player]))]
 
 
-def public_view(logic: CalicoLogic, game: GameContext) -> dict[str, Any]:
-    """Quilts (every hex with colour and pattern), market, hands, cats with their patterns,
-    design goals, buttons and cat tokens: names, not indices."""
-    g = game.state["g"]
-    facts = [logic.facts(game, p) for p in range(game.players)]
-    players = []
-    for p in range(game.players):
-        board = g["boards"][p]
-        choosing = logic.goals_chosen and not g["goals"][p]
-        players.append(
-            {
-                "seat": p,
-                "board": logic.boards[board] if board >= 0 else None,
-                "hand": [_patch(logic, x) for x in g["hands"][p]],
-                "goals": [
-                    None if logic.goals_face_down else logic.goal_names[i] for i in g["goals"][p]
-                ],
-                "goals_face_down": logic.goals_face_down,
-                "revealed_goals": [logic.goal_names[i] for i in g["revealed"][p]]
-                if choosing
-                else [],
-                "cells": _cells(logic, g, p),
-                "cat_tokens": facts[p]["cat_tokens"],
-                "buttons": facts[p]["buttons"],
-                "goals_met": {
-                    "one_way": facts[p]["goals_one_way"],
-                    "both_ways": facts[p]["goals_both_ways"],
-                },
-            }
+def cell_view(logic: CalicoLogic, g: dict, player: int, cell: int) -> dict[str, Any]:
+    """One hex of a quilt: its place, and its patch, cat token and button, or its design goal
+    (reads `quilts`, `tokens`, `buttons` at that cell and the seat's `goals`)."""
+    value = g["quilts"][player][cell]
+    col, row = logic.cell_xy[cell]
+    item: dict[str, Any] = {"col": col, "row": row}
+    if value >= 0:
+        item.update(_patch(logic, value))
+        item["edge"] = cell in logic.edge_cells
+        token = g["tokens"][player][cell]
+        button = g["buttons"][player][cell]
+        item["cat"] = logic.cat_names[token] if token >= 0 else None
+        item["button"] = logic.colours[button] if button >= 0 else None
+    elif cell in logic.goal_cells:
+        goals = g["goals"][player]
+        space = logic.goal_cells.index(cell)
+        item["goal_space"] = space + 1
+        placed = space < len(goals)
+        item["goal"] = (
+            logic.goal_names[goals[space]] if placed and not logic.goals_face_down else None
         )
+    return item
+
+
+def public_view(
+    logic: CalicoLogic,
+    game: GameContext,
+    seats: list[dict[str, Any]] | None = None,
+    *,
+    cats: list[dict[str, Any]] | None = None,
+    quilt: dict[str, Any] | None = None,
+    market: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """Quilts (every hex with colour and pattern), market, hands, cats with their patterns,
+    design goals, buttons and cat tokens: names, not indices. `seats`, `cats` and `quilt` are
+    those parts when the caller has them already (`encoding.tracked_view`, equal to what
+    `seat_view`, `cats_view` and `quilt_view` build), and so is `market`."""
+    g = game.state["g"]
+    if seats is None:
+        seats = [seat_view(logic, game, p) for p in range(game.players)]
     return {
-        "quilt": {
-            "columns": logic.columns,
-            "rows": logic.rows,
-            "goal_spaces": [list(logic.cell_xy[c]) for c in logic.goal_cells],
-        },
+        "quilt": quilt_view(logic) if quilt is None else quilt,
         "bag": sum(g["bag"]),
         "removed": sum(g["removed"]),
-        "market": [{"slot": i + 1, **_patch(logic, x)} for i, x in enumerate(g["market"])],
-        "cats": [_cat(logic, g, c) for c in g["cats"]],
-        "seats": players,
+        "market": market_view(logic, g) if market is None else market,
+        "cats": cats_view(logic, g) if cats is None else cats,
+        "seats": seats,
+    }
+
+
+def quilt_view(logic: CalicoLogic) -> dict[str, Any]:
+    """The quilt's shape: columns, rows and the design-goal spaces (the rule set's)."""
+    return {
+        "columns": logic.columns,
+        "rows": logic.rows,
+        "goal_spaces": [list(logic.cell_xy[c]) for c in logic.goal_cells],
+    }
+
+
+def market_view(logic: CalicoLogic, g: dict) -> list[dict[str, Any]]:
+    """The market's patches, by slot."""
+    return [{"slot": i + 1, **_patch(logic, x)} for i, x in enumerate(g["market"])]
+
+
+def cats_view(logic: CalicoLogic, g: dict) -> list[dict[str, Any]]:
+    """The cats in play, each with the patterns it is on."""
+    return [_cat(logic, g, c) for c in g["cats"]]
+
+
+def seat_view(
+    logic: CalicoLogic, game: GameContext, p: int, cells: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """One seat's part of the public view: its board, hand, goals, quilt and what it scored
+    (`cells`: the quilt's hexes when the caller has them, equal to `_cells`')."""
+    g = game.state["g"]
+    facts = logic.facts(game, p)
+    board = g["boards"][p]
+    choosing = logic.goals_chosen and not g["goals"][p]
+    return {
+        "seat": p,
+        "board": logic.boards[board] if board >= 0 else None,
+        "hand": [_patch(logic, x) for x in g["hands"][p]],
+        "goals": [None if logic.goals_face_down else logic.goal_names[i] for i in g["goals"][p]],
+        "goals_face_down": logic.goals_face_down,
+        "revealed_goals": [logic.goal_names[i] for i in g["revealed"][p]] if choosing else [],
+        "cells": _cells(logic, g, p) if cells is None else cells,
+        "cat_tokens": facts["cat_tokens"],
+        "buttons": facts["buttons"],
+        "goals_met": {
+            "one_way": facts["goals_one_way"],
+            "both_ways": facts["goals_both_ways"],
+        },
     }
 
 

@@ -180,3 +180,8 @@ class CastellLogic(Tables, ItemsFromTable, GameLogic):
 
     def view(self, game: GameContext) -> dict[str, Any]:
         return views.view(self, game)
+
+    def tracked_view(self, game: GameContext, memo: dict[Any, Any]) -> dict[str, Any]:
+        from .encoding import tracked_view  # the RL observations' view (encoding.py)
+
+        return tracked_view(self, game, memo)

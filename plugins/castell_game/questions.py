@@ -44,6 +44,12 @@ class TowerQuestions:
             for r in tables.tiles
         ]
 
+    def forget(self) -> None:
+        """Forget every memoised answer, so the next questions reach the solver (tests that
+        record the solver's queries, and benchmarks of cold questions, need that whatever
+        games this process played before)."""
+        self._memo.clear()
+
     def completing_tower(self, g: dict, player: int, tile: int) -> tuple | None:
         """A tower completing local performance `tile` for the player (C-8.3, C-8.4)."""
         shape, castellers, skill_indices, skills, points = self._tile_facts[tile]

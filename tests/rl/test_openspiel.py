@@ -66,3 +66,13 @@ def test_openspiel_mcts_against_this_projects_mcts(rules):
     winners = replay.result()["winners"]
     assert state.returns() == [1 / len(winners) if p in winners else 0.0 for p in range(2)]
     assert sum(state.returns()) == pytest.approx(1.0)
+
+
+def test_the_default_rule_set_comes_from_the_plugins():
+    """Without `rules`, the game plays the installed default rule set (issue 28: no game is
+    named in the core's RL layer)."""
+    from castell_dsl.runtime.loading import default_rules
+
+    game = load("castell_dsl(players=2)")
+    assert game.get_parameters()["rules"] == default_rules()
+    assert game.spec.rules.hash == load(f"castell_dsl(rules={default_rules()})").spec.rules.hash
