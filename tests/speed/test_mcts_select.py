@@ -53,3 +53,22 @@ def test_select_matches_drawing_for_every_child(
     for _ in range(3):  # successive choices share the generator
         assert new._select(parent) is drawing_every_child(old, parent)
         assert new._rng.store == old._rng.store
+
+
+def test_a_draw_outweighs_a_lead_smaller_than_its_span() -> None:
+    """Two children 1e-7 apart, the same visits: in some seeds the draw picks the lower one,
+    and the fast choice must too (a span too small would always pick the higher)."""
+    parent = Node(None)
+    parent.visits = 10
+    for value in (0.5, 0.5 + 1e-7, 0.2):
+        child = Node(None)
+        child.value, child.visits = value, 3
+        parent.children.append(child)
+    lower_won = 0
+    for seed in range(50):
+        new, old = MCTSBot(1, iterations=1), MCTSBot(1, iterations=1)
+        new._rng, old._rng = Rng({"rng": seed}), Rng({"rng": seed})
+        chosen = new._select(parent)
+        assert chosen is drawing_every_child(old, parent)
+        lower_won += chosen is parent.children[0]
+    assert 0 < lower_won < 50
