@@ -6,10 +6,12 @@ here. Data folders that are not Python packages (the grammar, each game's rule f
 into the package that ships them; `castell_dsl.contract.shipped_dir` finds them in both layouts
 (installed, or a checkout). Everything else is in pyproject.toml.
 
-One optional extension: the tower solver's compiled search (`castell_game.compiled_search`,
-Cython). It is built when Cython (a build requirement) and a C compiler are there; without a
-compiler the build of it fails quietly (`optional=True`) and the solver's Python search, which
-gives the same answers, runs instead.
+One optional extension: the tower solver's search compiled (`castell_game.tower_search`). Its
+source is the plain-Python module `plugins/castell_game/tower_search.py`, typed by the
+`tower_search.pxd` beside it (Cython's pure-Python mode), so there is one source for both. It
+is built when Cython (a build requirement) and a C compiler are there, and the import system
+then prefers it to the .py file; without a compiler the build of it fails quietly
+(`optional=True`) and the same file runs as plain Python, with the same answers.
 """
 
 from setuptools import Extension, find_packages, setup
@@ -22,11 +24,11 @@ def compiled_extensions() -> list[Extension]:
     except ImportError:
         return []
     search = Extension(
-        "castell_game.compiled_search",
-        ["plugins/castell_game/compiled_search.pyx"],
+        "castell_game.tower_search",
+        ["plugins/castell_game/tower_search.py"],
         optional=True,
     )
-    return cythonize([search], build_dir="build/cython", quiet=True)
+    return cythonize([search], build_dir="build/cython", quiet=True, language_level=3)
 
 
 #: Data package -> folder in the repository (rule files are data, not code).

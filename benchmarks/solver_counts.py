@@ -11,7 +11,7 @@ the brute force) under valgrind's callgrind with its cache simulation, and count
 are the same on every run, so two checkouts compare by them: instructions (Ir), first-level
 instruction-cache misses (I1mr) and data-cache misses (D1mr + D1mw) per query. A query that
 comes cold pays for the instruction-cache misses of every distinct code path it takes, so
-fewer bytecodes is not always faster (see `_prepare` in `castell_game/solver.py`).
+fewer bytecodes is not always faster (see `Searcher.prepare` in `castell_game/tower_search.py`).
 
 Each tree is counted twice, with 0 and with `--queries` cold queries, and the difference is
 divided by the queries, so imports and warm-up cancel out. Needs valgrind (Debian: `apt-get

@@ -99,6 +99,10 @@ def register_frontends() -> list[Frontend]:
 
     Return a list of `castell_dsl.contract.Frontend`: a name, a description, and
     `run(session) -> int` which plays a game session and returns the exit code.
+    The session is a `castell_dsl.contract.PlaySession`: the front-end lets its bots move,
+    applies the actions people give and runs the play commands through
+    `session.command(name, arguments, seat)` (`castell_dsl.contract.COMMANDS`), drawing each
+    answer its own way, so it offers the same commands as every other (docs/protocol.md).
     """
 
 

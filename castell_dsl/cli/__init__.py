@@ -34,6 +34,10 @@ COMMANDS = {
         "castell_dsl.cli.analyze:analyze",
         "A design report: balance, drama, skill, coverage.",
     ),
+    "tournament": (
+        "castell_dsl.cli.tournament:tournament",
+        "Rate bots and programs: a round robin, Bradley-Terry ratings.",
+    ),
 }
 
 #: Exit codes: 0 success, 1 the input has errors (rule files, saves), 2 usage errors; 70 is
@@ -244,7 +248,9 @@ def expected_failure(exc: BaseException) -> int | None:
         for diag in exc.diagnostics:
             click.echo(render_text(diag, None), err=True)
         return EXIT_FAILED
-    if isinstance(exc, (SaveError, MechanicsNotFound)):
+    from ..runtime.agents import AgentError
+
+    if isinstance(exc, (SaveError, MechanicsNotFound, AgentError)):
         say(exc)
         return EXIT_FAILED
     if isinstance(exc, (BotSpecError, GameSetupError, SchedulerError)):

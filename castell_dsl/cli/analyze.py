@@ -34,6 +34,8 @@ def analyze(
     players: int,
     bots: str,
     seed: int,
+    agent_timeout: float | None,
+    on_agent_error: str | None,
     jobs: int,
     scheduler: str | None,
     skill: bool,
@@ -54,7 +56,9 @@ def analyze(
 
     subject = with_variants(parse_contender(rules), variants)
     contenders = [subject] + ([parse_contender(base)] if base else [])
-    seats = bots_for(bots, players)
+    from .options import agent_seats
+
+    seats = agent_seats(bots_for(bots, players), agent_timeout, on_agent_error)
     check_paired_run(ctx, "analyze", contenders, players, seats, seed, scheduler)
     progress = None
     if fmt == "text" and not no_progress and sys.stderr.isatty():

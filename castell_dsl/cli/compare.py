@@ -31,6 +31,8 @@ def compare(
     players: int,
     bots: str,
     seed: int,
+    agent_timeout: float | None,
+    on_agent_error: str | None,
     jobs: int,
     scheduler: str | None,
     fmt: str,
@@ -63,7 +65,9 @@ def compare(
         if importlib.util.find_spec("matplotlib") is None:
             _error(ctx, 'matplotlib is not installed: pip install "castell-dsl[plot]"')
     contenders = [parse_contender(text) for text in (base, *variants)]
-    seats = bots_for(bots, players)
+    from .options import agent_seats
+
+    seats = agent_seats(bots_for(bots, players), agent_timeout, on_agent_error)
     check_paired_run(ctx, "compare", contenders, players, seats, seed, scheduler)
     collected = run_compare(contenders, players, seats, seed, games, jobs, scheduler)
     data = report(collected, players, seats, seed)

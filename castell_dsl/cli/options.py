@@ -42,6 +42,34 @@ def rules_options(func: Callable) -> Callable:
     return func
 
 
+def agent_options(func: Callable) -> Callable:
+    """`--agent-timeout` and `--on-agent-error`: how programs seated as `cmd:COMMAND` are held
+    (runtime/agents.py, docs/agents.md)."""
+    func = click.option(
+        "--on-agent-error", "on_agent_error", default=None, metavar="stop|forfeit|fallback:BOT",
+        help="When a program seat crashes, times out or plays an illegal action: stop the "
+        "command, forfeit (the seat passes for the rest of the game) or let BOT play on [stop].",
+    )(func)  # fmt: skip
+    func = click.option(
+        "--agent-timeout", "agent_timeout", type=click.FloatRange(min=0.001, max=3600.0),
+        default=None, help="Seconds a program seat may take per decision [10].",
+    )(func)  # fmt: skip
+    return func
+
+
+def agent_seats(seats: list[str], timeout: float | None, on_error: str | None) -> list[str]:
+    """Seats with the agent options written into each program's spec (BotSpecError for an
+    `--on-agent-error` that is not stop, forfeit or fallback:BOT)."""
+    from ..runtime.bots import BotSpecError, check_agent_settings, with_agent_options
+
+    if on_error is not None:
+        try:
+            check_agent_settings({"command": "program", "on_error": on_error})
+        except ValueError as exc:
+            raise BotSpecError(f"--on-agent-error: {exc}") from None
+    return [with_agent_options(spec, timeout, on_error) for spec in seats]
+
+
 class ConfigError(Exception):
     """A configuration file that cannot be used; the message says `file:line: what is wrong`."""
 
@@ -121,6 +149,10 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _seconds(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 3600
+
+
 def _names(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(x, str) for x in value)
 
@@ -146,6 +178,8 @@ SCHEMAS: dict[str, dict[str, tuple[Callable[[Any], bool], str]]] = {
         "jobs": (lambda v: _whole(v) and v > 0, "a positive whole number"),
         "format": (lambda v: v in ("text", "json", "jsonl"), "text, json or jsonl"),
         "scheduler": (lambda v: isinstance(v, str), "a Dask scheduler address"),
+        "agent_timeout": (_seconds, "a number of seconds"),
+        "on_agent_error": (lambda v: isinstance(v, str), "stop, forfeit or fallback:BOT"),
     },
     "play": {
         "rules": (lambda v: isinstance(v, str), "a rule set name or path"),
@@ -154,6 +188,8 @@ SCHEMAS: dict[str, dict[str, tuple[Callable[[Any], bool], str]]] = {
         "seed": (_whole, "a whole number"),
         "frontend": (lambda v: isinstance(v, str), "a front-end name"),
         "save_to": (lambda v: isinstance(v, str), "a file to save the game in"),
+        "agent_timeout": (_seconds, "a number of seconds"),
+        "on_agent_error": (lambda v: isinstance(v, str), "stop, forfeit or fallback:BOT"),
     },
 }
 
@@ -174,6 +210,8 @@ def bot_spec(value: Any) -> str:
                 f"bot setting {short_repr(key)} must be a name with a plain value, "
                 f"got {short_repr(setting)}"
             )
+    if "command" in settings:  # a program's command takes the rest of the spec: it goes last
+        settings["command"] = settings.pop("command")
     return name + ":" + ",".join(f"{k}={v}" for k, v in settings.items())
 
 

@@ -29,9 +29,11 @@ def paired_options(games: int) -> Callable[[Callable], Callable]:
     ]  # fmt: skip
 
     def decorate(func: Callable) -> Callable:
+        from .options import agent_options
+
         for option in reversed(options):
             func = option(func)
-        return func
+        return agent_options(func)
 
     return decorate
 

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from . import EXIT_FAILED, EXIT_USAGE
-from .options import load_config_or_exit, rules_options
+from .options import agent_options, agent_seats, load_config_or_exit, rules_options
 
 
 def _error(ctx: click.Context, message: str, code: int = EXIT_USAGE) -> None:
@@ -28,6 +28,7 @@ def _error(ctx: click.Context, message: str, code: int = EXIT_USAGE) -> None:
 @click.option("--config", type=click.Path(dir_okay=False), help="A game YAML file.")
 @click.option("--frontend", default=None, help="terminal (default) or jsonl, or a plugin's.")
 @click.option("--save-to", type=click.Path(dir_okay=False), help="Where quit saves the game.")
+@agent_options
 @click.pass_context
 def play(ctx: click.Context, **options: Any) -> None:
     """Play a game: you against bots, or with friends at one keyboard.
@@ -61,9 +62,10 @@ def play(ctx: click.Context, **options: Any) -> None:
         if problem:  # warn now; quit and the end of input will save elsewhere and say where
             click.echo(f"castell play: warning: --save-to {save_to}: {problem}", err=True)
     seats_text = settings.get("players")
+    timeout, on_error = settings.get("agent_timeout"), settings.get("on_agent_error")
     try:
         if settings.get("load_path"):
-            seats = parse_seats(seats_text) if seats_text else None
+            seats = agent_seats(parse_seats(seats_text), timeout, on_error) if seats_text else None
             session = Session.load(settings["load_path"], seats)
             if save_to is not None:
                 session.save_path = save_to
@@ -77,7 +79,7 @@ def play(ctx: click.Context, **options: Any) -> None:
                 ctx.exit(EXIT_FAILED)
             rules = report.rules
             assert rules is not None
-            seats = parse_seats(seats_text or "you,greedy,mcts")
+            seats = agent_seats(parse_seats(seats_text or "you,greedy,mcts"), timeout, on_error)
             try:
                 check_players(rules, len(seats))
             except GameSetupError as exc:

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from . import EXIT_FAILED, EXIT_OK, EXIT_USAGE
-from .options import load_config_or_exit, rules_options
+from .options import agent_options, agent_seats, load_config_or_exit, rules_options
 
 
 def _error(ctx: click.Context, message: str) -> None:
@@ -36,6 +36,7 @@ def _error(ctx: click.Context, message: str) -> None:
 @click.option("--scheduler", default=None, help="A Dask scheduler address (tcp://HOST:PORT).")
 @click.option("--config", type=click.Path(dir_okay=False), help="A tournament YAML file.")
 @click.option("--no-progress", is_flag=True, help="No progress bar on standard error.")
+@agent_options
 @click.pass_context
 def simulate(ctx: click.Context, **options: Any) -> None:
     """Play games between bots and report win rates and score statistics.
@@ -73,6 +74,7 @@ def simulate(ctx: click.Context, **options: Any) -> None:
     if len(bots) != players:
         _error(ctx, f"--bots names {len(bots)} bots for {players} players")
     try:
+        bots = agent_seats(bots, settings.get("agent_timeout"), settings.get("on_agent_error"))
         for seat, bot_spec in enumerate(bots):
             make_bot(bot_spec, rules, seat, 0)
     except BotSpecError as exc:

@@ -12,7 +12,11 @@ internals, so those are free to change. `castell_dsl.hookspecs` imports only fro
   `ItemsFromTable` mixin that answers a logic's coverage methods from one (`items.py`).
 - Variants: `Variant`, `RulesEditor`, `VariantConflict`.
 - Players: `Bot`, `BotFactory`, `PlayableGame`, `bot_seed`, `decision_rng`.
-- Front-ends: `Frontend`, `PlaySession`, `ByWidth`, `Observer`, `UndoError`, `WebAssets`.
+- Front-ends: `Frontend`, `PlaySession` (and `SessionWrapper`, to change a part of one),
+  `ByWidth`, `Observer`, `UndoError`, `SaveFailed`, `SaveOutcome`, `HelpTopics`, `HUMAN`,
+  `WebAssets`; the play commands every front-end offers, `COMMANDS` with `dispatch`,
+  `Command`, `CommandResult`, `CommandError` (`commands.py`); the protocol's messages
+  (`protocol.py`) and who won and why (`standings.py`).
 - The rules language's vocabulary a game's schema and checks use: `Kind`, `Field`, the field
   types, `Record`, `RuleSet`, `Diagnostics`, `Span`, `did_you_mean`.
 - `shipped_dir`: where a plugin's data folder (its rule files) is, installed or in a checkout.
@@ -46,7 +50,28 @@ from ..language.text import short_repr
 from ..resources import shipped_dir
 from .actions import Action, ActionError, ActionSyntaxError, Rejection
 from .bots import Bot, BotFactory, PlayableGame, bot_seed, decision_rng
-from .frontends import ByWidth, Frontend, Observer, PlaySession, UndoError, WebAssets
+from .commands import (
+    COMMANDS,
+    Argument,
+    Command,
+    CommandError,
+    CommandResult,
+    Request,
+    SessionWrapper,
+    dispatch,
+)
+from .frontends import (
+    HUMAN,
+    ByWidth,
+    Frontend,
+    HelpTopics,
+    Observer,
+    PlaySession,
+    SaveFailed,
+    SaveOutcome,
+    UndoError,
+    WebAssets,
+)
 from .items import COMPLETED, OPEN, TAKEN, Item, ItemsFromTable, ItemTable
 from .logic import GameContext, GameLogic, Step
 from .mechanics import Mechanics
@@ -54,17 +79,23 @@ from .rng import Rng, seed_state
 from .variants import RulesEditor, Variant, VariantConflict
 
 __all__ = [
+    "COMMANDS",
     "COMPLETED",
+    "HUMAN",
     "OPEN",
     "TAKEN",
     "Action",
     "ActionError",
     "ActionSyntaxError",
+    "Argument",
     "Boolean",
     "Bot",
     "BotFactory",
     "ByPlayers",
     "ByWidth",
+    "Command",
+    "CommandError",
+    "CommandResult",
     "Diagnostics",
     "ExpressionError",
     "Field",
@@ -72,6 +103,7 @@ __all__ = [
     "GameContext",
     "GameLogic",
     "Graph",
+    "HelpTopics",
     "IntRange",
     "Integer",
     "Item",
@@ -89,10 +121,14 @@ __all__ = [
     "Record",
     "Ref",
     "Rejection",
+    "Request",
     "Rng",
     "RuleError",
     "RuleSet",
     "RulesEditor",
+    "SaveFailed",
+    "SaveOutcome",
+    "SessionWrapper",
     "Span",
     "Step",
     "Struct",
@@ -105,6 +141,7 @@ __all__ = [
     "bot_seed",
     "decision_rng",
     "did_you_mean",
+    "dispatch",
     "seed_state",
     "shipped_dir",
     "short_repr",

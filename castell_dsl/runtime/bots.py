@@ -14,11 +14,20 @@ refused with a message instead of hanging `play --load`.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..contract import Bot, bot_seed
 from ..language.diagnostics import did_you_mean
+from .agents import (
+    AGENT_BOT,
+    CommandAgent,
+    canonical_spec,
+    check_settings,
+    fallback_spec,
+    split_agent_spec,
+)
 from .plugins import registries
 
 if TYPE_CHECKING:
@@ -39,12 +48,17 @@ def parse_bot_spec(text: str) -> tuple[str, dict[str, Any]]:
     if len(text) > MAX_SPEC_CHARS:
         raise BotSpecError(f"bot spec of {len(text)} characters is too long")
     name, _, rest = text.strip().partition(":")
+    command = None
+    if name.strip() == AGENT_BOT:  # a program: its command takes the rest (runtime/agents.py)
+        rest, command = split_agent_spec(rest)
     settings: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, sep, value = item.partition("=")
         if not sep:
             raise BotSpecError(f"bot setting '{item}' must be KEY=VALUE")
         settings[key.strip()] = _value(value.strip())
+    if command is not None:
+        settings["command"] = command
     return name.strip(), settings
 
 
@@ -92,10 +106,21 @@ def served_ranges(factory: Any) -> Mapping[str, tuple[float, float]]:
     return {**setting_ranges(factory), **(served if isinstance(served, Mapping) else {})}
 
 
-def checked_settings(spec: str, *, served: bool = False) -> tuple[Any, dict[str, Any]]:
+def checked_settings(
+    spec: str, *, served: bool = False, allowed_commands: Collection[str] = ()
+) -> tuple[Any, dict[str, Any]]:
     """The factory a spec names and its complete settings, every one checked (BotSpecError).
-    `served`: the spec came over a network, and the factory's `served` ranges apply."""
+    `served`: the spec came over a network, and the factory's `served` ranges apply; a program
+    (`cmd:`) is then refused unless its command is one of `allowed_commands`, those the
+    server's administrator allowed (docs/security.md: a stranger never starts a process)."""
     name, settings = parse_bot_spec(spec)
+    if name == AGENT_BOT and served and settings.get("command", "").strip() not in allowed_commands:
+        raise BotSpecError(
+            "this server does not start programs as seats"
+            if not allowed_commands
+            else "this server starts only the programs its administrator allowed: "
+            + ", ".join(f"cmd:{c}" for c in allowed_commands)
+        )
     factories = registries().bots
     factory = factories.get(name)
     if factory is None:
@@ -115,16 +140,81 @@ def checked_settings(spec: str, *, served: bool = False) -> tuple[Any, dict[str,
     merged = dict(factory.settings)
     for key, value in settings.items():
         merged[key] = _check_setting(name, key, value, factory.settings[key], ranges.get(key))
+    if name == AGENT_BOT:
+        try:
+            check_agent_settings(merged)
+        except ValueError as exc:
+            raise BotSpecError(f"bot 'cmd': {exc}") from None
     return factory, merged
 
 
-def check_bot_spec(spec: str, *, served: bool = False) -> None:
+def check_agent_settings(settings: Mapping[str, Any]) -> None:
+    """A program's settings (runtime/agents.py) and its fallback bot's spec (ValueError)."""
+    check_settings(settings)
+    fallback = fallback_spec(str(settings.get("on_error", "stop")))
+    if fallback is not None:
+        try:
+            checked_settings(fallback)
+        except BotSpecError as exc:
+            raise ValueError(f"fallback: {exc}") from None
+
+
+def with_agent_options(spec: str, timeout: float | None, on_error: str | None) -> str:
+    """`spec` with the command line's `--agent-timeout`/`--on-agent-error` written into it when
+    it seats a program (settings the spec gives itself win); other specs are returned as they
+    are. The result is the canonical form `cmd:timeout=T,on_error=P,command=COMMAND`, which
+    travels to worker processes and save files as one string."""
+    name = spec.strip().partition(":")[0]
+    if name.strip() != AGENT_BOT or (timeout is None and on_error is None):
+        return spec
+    _, settings = parse_bot_spec(spec)
+    if timeout is not None:
+        settings.setdefault("timeout", float(timeout))
+    if on_error is not None:
+        settings.setdefault("on_error", on_error)
+    return canonical_spec(settings)
+
+
+def check_bot_spec(
+    spec: str, *, served: bool = False, allowed_commands: Collection[str] = ()
+) -> None:
     """Refuse (BotSpecError) a spec that `make_bot` would refuse, without building a bot;
-    `served`: within the tighter ranges a server accepts from the network."""
-    checked_settings(spec, served=served)
+    `served`: within the tighter ranges a server accepts from the network (and a program only
+    among `allowed_commands`)."""
+    checked_settings(spec, served=served, allowed_commands=allowed_commands)
+
+
+def finish_bots(bots: Collection[Any], game: Any) -> None:
+    """The game is over or abandoned: let each bot that holds something (a program's process,
+    `runtime/agents.py`) hear the result and let it go. Every bot is finished, whatever fails."""
+    for bot in bots:
+        finish = getattr(bot, "finish", None)
+        if callable(finish):
+            try:
+                finish(game)
+            except Exception:
+                continue
 
 
 def make_bot(spec: str, rules: RuleSet, seat: int, game_seed: int) -> Bot:
     """A bot for `seat` from a spec such as `random` or `mcts:iterations=200`."""
     factory, merged = checked_settings(spec)
-    return factory.create(rules=rules, seat=seat, seed=bot_seed(game_seed, seat), **merged)
+    seed = bot_seed(game_seed, seat)
+    bot = factory.create(rules=rules, seat=seat, seed=seed, **merged)
+    fallback = (
+        fallback_spec(str(merged.get("on_error", ""))) if spec_name(spec) == AGENT_BOT else None
+    )
+    if fallback is not None and isinstance(bot, CommandAgent):
+        bot.make_fallback = partial(_fallback_bot, fallback, rules, seat, seed)
+    return bot
+
+
+def spec_name(spec: str) -> str:
+    """The bot a spec names (`mcts` of `mcts:iterations=200`)."""
+    return spec.strip().partition(":")[0].strip()
+
+
+def _fallback_bot(spec: str, rules: RuleSet, seat: int, seed: int) -> Bot:
+    """The bot that plays on for a failed program (`fallback:BOT`), with the program's seed."""
+    factory, merged = checked_settings(spec)
+    return factory.create(rules=rules, seat=seat, seed=seed, **merged)

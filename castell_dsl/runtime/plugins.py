@@ -477,7 +477,17 @@ class Registries:
     def bots(self) -> dict[str, Any]:
         from ..contract import BotFactory
 
-        return self._by_name("register_bots", "bot", BotFactory)
+        found = self._by_name("register_bots", "bot", BotFactory)
+        from .agents import AGENT_BOT, factory
+
+        # The core's own kind, a program as a seat (`cmd:COMMAND`, runtime/agents.py), keeps
+        # its name: who may start a program is decided by that name (docs/security.md).
+        plugin = self.owners["bot"].pop(AGENT_BOT, None)
+        if plugin is not None:
+            clash = NameClash("bot", AGENT_BOT, "castell-dsl (the core)", plugin)
+            self._plugins.fail(PluginError(plugin, "register_bots", clash))
+        found[AGENT_BOT] = factory()
+        return found
 
     @cached_property
     def frontends(self) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from ..contract import ActionError
+from ..contract import ActionError, SaveFailed
 from ..engine.game import Game
 from ..language.diagnostics import RuleError
 from ..language.loader import RULE_SUFFIX, is_path_like
@@ -61,7 +61,7 @@ class SaveError(Exception):
     """A save file that cannot be used; the message names what is wrong."""
 
 
-class SaveWriteError(SaveError):
+class SaveWriteError(SaveError, SaveFailed):
     """A save could not be written; the message names the file and why."""
 
 

@@ -4,7 +4,7 @@ A front-end (registered by a plugin through `register_frontends`, see `castell_d
 shows a game to people, or to another program, and feeds their actions back. It drives a
 `Session`: the game, who sits in each seat (a person, "you", or a bot), and what every front-end
 needs — letting bots move, taking back moves, saving. Front-ends differ only in how they talk;
-the rules of play live here.
+the rules of play live here, and the play commands (`castell_dsl.contract.commands`) run on it.
 """
 
 from __future__ import annotations
@@ -12,19 +12,29 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..contract import Action, ActionError, Bot, Observer, PlayableGame, Rejection, UndoError
+from ..contract import (
+    HUMAN,
+    Action,
+    ActionError,
+    Bot,
+    CommandResult,
+    HelpTopics,
+    Observer,
+    PlayableGame,
+    Rejection,
+    SaveOutcome,
+    UndoError,
+    dispatch,
+)
 from ..engine.game import Game
 from ..language.ruleset import RuleSet
-from .bots import make_bot
+from .bots import finish_bots, make_bot
 from .games import start_game
-from .saves import SaveWriteError, read_save, replay, save_record, write_save
-
-HUMAN = "you"
+from .saves import SaveError, SaveWriteError, read_save, replay, save_record, write_save
 
 #: Longest file name a player may give to `save` (any longer is a mistake or an attack).
 MAX_PATH_CHARS = 4096
@@ -87,27 +97,6 @@ def save_problem(path: Path) -> str | None:
     return None
 
 
-@dataclass
-class SaveOutcome:
-    """Where a game was saved (None: nowhere) and every place that was tried and failed."""
-
-    path: Path | None
-    failures: list[str] = field(default_factory=list)
-
-    @property
-    def saved(self) -> bool:
-        return self.path is not None
-
-    def describe(self) -> str:
-        """In words, for the player: where it went, and why not where they asked."""
-        tried = "; ".join(self.failures)
-        if self.path is None:
-            return f"the game could not be saved anywhere: {tried}"
-        if self.failures:
-            return f"saved to {self.path} (could not save where asked: {tried})"
-        return f"saved to {self.path}"
-
-
 class Session:
     """A game being played: seats, bots, turn history for undo, saving.
 
@@ -148,6 +137,13 @@ class Session:
         record = read_save(path)
         game = replay(record, verify=True, beside=Path(path).parent)
         chosen = list(seats) if seats else list(record.get("seats") or [HUMAN] * game.players)
+        if not seats:  # a save may come from anywhere: it never starts a program by itself
+            for seat, spec in enumerate(chosen):
+                if spec.strip().partition(":")[0].strip() == "cmd":
+                    raise SaveError(
+                        f"{path}: seat {seat} is a program ({spec.strip()[:80]}); a save never "
+                        "starts one: name the seats with --players"
+                    )
         return cls(game.rules, game.players, game.seed, chosen, game.log, Path(path))
 
     def _replay(self, rules: RuleSet, players: int, seed: int, log: Sequence[str]) -> Game:
@@ -183,12 +179,19 @@ class Session:
         seats += [None] * (len(self.game.log) - len(seats))
         return list(zip(seats, self.game.log, strict=False))
 
-    def help_page(self) -> Any:
+    def help_page(self) -> HelpTopics | None:
         """The game's players' page (`castell_dsl.runtime.pages.HelpPage`), or None when its
         plugin registers none: `help rules` and `help TOPIC` print its sections."""
         from .pages import page_for
 
         return page_for(self.game.rules)
+
+    def command(
+        self, name: str, arguments: Mapping[str, Any] | None = None, seat: int | None = None
+    ) -> CommandResult:
+        """Run a play command (help, hint, undo, board, actions, log, check, save, quit) for
+        `seat`: the one dispatcher every front-end uses (`castell_dsl.contract.commands`)."""
+        return dispatch(self, name, arguments, seat)
 
     # ---- playing ------------------------------------------------------------------------------
     def bot_move(self, bot: Bot | None = None) -> Action:
@@ -207,6 +210,7 @@ class Session:
             if self.is_human(player):
                 return player
             self.bot_move()
+        finish_bots(list(self.bots.values()), self.game)  # a program hears the result, exits
         return None
 
     def undo(self) -> int:
@@ -248,7 +252,8 @@ class Session:
             raise ActionError(rejection, text) from None
 
     def save(self, path: str | os.PathLike | None = None) -> Path:
-        """Save to `path` (or the session's save path); SaveWriteError, naming the file and
+        """Save to `path` (or the session's save path); SaveWriteError (the contract's
+        `SaveFailed`, which the `save` command answers as `save-failed`), naming the file and
         why, if it cannot be written. Nothing else fails: the game goes on either way."""
         target = check_save_path(path) if path is not None else self.save_path
         record = save_record(self.game, self.seats)

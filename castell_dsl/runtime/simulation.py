@@ -20,7 +20,7 @@ from typing import Any
 
 from ..engine.game import Game
 from ..language.ruleset import RuleSet
-from .bots import make_bot
+from .bots import finish_bots, make_bot
 from .games import start_game
 from .loading import load_rules
 from .saves import save_record, write_save
@@ -56,14 +56,17 @@ def play_game(
     game = start_game(rules, players, seed, record_events=record_events)
     seats = [make_bot(spec, rules, seat, seed) for seat, spec in enumerate(bots)]
     count = 0
-    while not game.is_over():
-        player = game.current_player
-        assert player is not None  # a game in progress always has a player to act
-        action = seats[player].choose(game)
-        game.apply(action)
-        count += 1
-        if count > max_actions:
-            raise RuntimeError(f"game with seed {seed} did not end after {max_actions} actions")
+    try:
+        while not game.is_over():
+            player = game.current_player
+            assert player is not None  # a game in progress always has a player to act
+            action = seats[player].choose(game)
+            game.apply(action)
+            count += 1
+            if count > max_actions:
+                raise RuntimeError(f"game with seed {seed} did not end after {max_actions} actions")
+    finally:
+        finish_bots(seats, game)
     return game
 
 

@@ -2,8 +2,10 @@
 
 One JSON object per line. The engine writes `hello`, then for every decision of a seat
 marked `you` a `state` message (the table, whose turn, the legal actions) and waits for one
-line from the program: an action (`{"action": "move Girona"}`, or the bare text) or a command
-(`{"command": "save", "path": "…"}`, `{"command": "quit"}`). Events (`{"type": "event", …}`)
+line from the program: an action (`{"action": "move Girona"}`, or the bare text) or one of the
+play commands every front-end offers (`castell_dsl.contract.COMMANDS`: `{"command": "save",
+"path": "…"}`, `{"command": "check", "action": "end"}`, `{"command": "quit"}` …), whose answer
+from the one dispatcher is written as it is. Events (`{"type": "event", …}`)
 report what happens, errors (`{"type": "error", …}`) refused input, and `result` the end.
 Bots play the other seats. So a bot or a user interface in any language can play.
 
@@ -20,16 +22,20 @@ import sys
 from typing import Any, TextIO
 
 from castell_dsl import hookimpl
-from castell_dsl.runtime import protocol as m
-from castell_dsl.runtime.protocol import ProtocolError
+from castell_dsl.contract import COMMANDS, ActionError, CommandError, PlaySession
+from castell_dsl.contract import protocol as m
+from castell_dsl.contract.commands import save_and_stop
+from castell_dsl.contract.protocol import ProtocolError
 
 #: Longest line read from the program (the protocol's message cap); the rest of a longer
 #: line is read and discarded.
 MAX_LINE = m.MAX_MESSAGE
-#: Longest action text.
+#: Longest action text (an action to play, or to `check`).
 MAX_ACTION = 1_000
-COMMANDS = ("save", "quit", "undo", "hint")
-USAGE = 'send {"action": TEXT} or {"command": "save"|"quit"|"undo"|"hint"} ("path" for save/quit)'
+USAGE = (
+    'send {"action": TEXT} or {"command": NAME} with its arguments '
+    f"(commands: {COMMANDS.usage()}; docs/protocol.md)"
+)
 
 
 def _write(out: TextIO, message: dict[str, Any]) -> None:
@@ -51,8 +57,9 @@ def read_line(stdin: TextIO) -> str | None:
 
 
 def parse_message(line: str) -> dict[str, Any]:
-    """A line as a checked message: {"action": str} or {"command": str[, "path": str]}.
-    Raises ProtocolError (bad-json, bad-message) for anything else."""
+    """A line as a checked message: {"action": str}, or {"command": NAME, ARGUMENT: str …}
+    with a command of the registry (`castell_dsl.contract.COMMANDS`) and only its
+    arguments. Raises ProtocolError (bad-json, bad-message) for anything else."""
     if not line.strip():
         raise ProtocolError("bad-message", f"empty line: {USAGE}")
     try:
@@ -61,82 +68,53 @@ def parse_message(line: str) -> dict[str, Any]:
         if exc.code == "bad-message":
             raise ProtocolError("bad-message", f"{exc.message}: {USAGE}") from None
         raise
-    keys = set(message)
-    if keys == {"action"}:
-        action = message["action"]
+    action = message.get("action")
+    if "action" in message and (not isinstance(action, str) or len(action) > MAX_ACTION):
         if not isinstance(action, str):
             raise ProtocolError("bad-message", "'action' must be a string")
-        if len(action) > MAX_ACTION:
-            raise ProtocolError("bad-message", f"'action' is at most {MAX_ACTION} characters")
+        raise ProtocolError("bad-message", f"'action' is at most {MAX_ACTION} characters")
+    if set(message) == {"action"}:
         return message
-    if "command" in keys and keys <= {"command", "path"}:
+    if "command" in message:
         command = message["command"]
-        if not isinstance(command, str) or command not in COMMANDS:
-            shown = command if isinstance(command, str) else type(command).__name__
-            raise ProtocolError(
-                "bad-message", f"unknown command {str(shown)[:40]!r}: {', '.join(COMMANDS)}"
-            )
-        if "path" in message:
-            if command not in ("save", "quit"):
-                raise ProtocolError("bad-message", f"'{command}' takes no 'path'")
-            if not isinstance(message["path"], str):
-                raise ProtocolError("bad-message", "'path' must be a string (a file name)")
+        if not isinstance(command, str):
+            raise ProtocolError("bad-message", f"'command' is a name: {USAGE}")
+        arguments = {k: v for k, v in message.items() if k != "command"}
+        try:
+            COMMANDS.check_arguments(command, arguments)
+        except CommandError as exc:
+            raise ProtocolError(exc.code, exc.message) from None
         return message
-    unknown = sorted(str(k)[:40] for k in keys - {"action", "command", "path"})
+    unknown = sorted(str(k)[:40] for k in set(message) - {"action"})
     detail = f"unknown field '{unknown[0]}'" if unknown else "one of 'action' or 'command'"
     raise ProtocolError("bad-message", f"{detail}: {USAGE}")
 
 
-def _final_save(session: Any, stdout: TextIO, reason: str, path: str | None = None) -> int:
-    """Save for quit/end of input wherever possible and say where; 1 if nowhere."""
-    outcome = session.save_somewhere(path)
-    if outcome.path is None:
-        _write(stdout, m.error("save-failed", outcome.describe()))
-        return 1
-    extra = {"failed": outcome.failures} if outcome.failures else {}
-    _write(stdout, m.saved(str(outcome.path), reason, **extra))
-    return 0
-
-
-def run_session(session: Any, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
-    from castell_dsl.contract import ActionError, UndoError
-    from castell_dsl.runtime.saves import SaveError
-
+def run_session(
+    session: PlaySession, stdin: TextIO | None = None, stdout: TextIO | None = None
+) -> int:
+    """Play `session` over JSON lines: actions are applied, commands go to the one
+    dispatcher (`PlaySession.command`) and its answer is written as it is."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     session.observers.append(lambda game, event: _write(stdout, m.event(event)))
-    game = session.game
-    _write(stdout, m.hello(game, session.seats))
+    _write(stdout, m.hello(session.game, session.seats))
     while (player := session.play_bots()) is not None:
-        game = session.game
-        _write(stdout, m.state(game, player))
+        _write(stdout, m.state(session.game, player))
         try:
             line = read_line(stdin)
             if line is None:
-                return _final_save(session, stdout, "end of input")
+                return _stop(stdout, save_and_stop(session, "end of input").message)
             message = parse_message(line)
         except ProtocolError as exc:
             _write(stdout, m.error(exc.code, exc.message))
             continue
-        command = message.get("command")
-        if command == "quit":
-            return _final_save(session, stdout, "quit", message.get("path"))
-        if command == "save":
-            try:
-                path = session.save(message.get("path"))
-            except SaveError as exc:
-                _write(stdout, m.error("save-failed", str(exc)))
-                continue
-            _write(stdout, m.saved(str(path), "save"))
-            continue
-        if command == "undo":
-            try:
-                _write(stdout, m.undone(session.undo()))
-            except UndoError as exc:
-                _write(stdout, m.error("nothing-to-undo", str(exc)))
-            continue
-        if command == "hint":
-            _write(stdout, m.hint(game.logic.hints(game, player)))
+        if "command" in message:
+            arguments = {k: v for k, v in message.items() if k != "command"}
+            answer = session.command(message["command"], arguments, player)
+            if answer.stop:
+                return _stop(stdout, answer.message)
+            _write(stdout, answer.message)
             continue
         try:
             session.apply(message["action"])
@@ -144,6 +122,12 @@ def run_session(session: Any, stdin: TextIO | None = None, stdout: TextIO | None
             _write(stdout, m.rejection(exc.rejection))
     _write(stdout, m.result(session.game))
     return 0
+
+
+def _stop(stdout: TextIO, message: dict[str, Any]) -> int:
+    """The last message (where the game was saved, or why nowhere) and the exit code."""
+    _write(stdout, message)
+    return 1 if message["type"] == "error" else 0
 
 
 @hookimpl

@@ -2,10 +2,12 @@
 prompt.
 
 At the prompt a player types the number of a listed action, or any action in the engine's
-notation (`move Girona`, `tower 6,6,6/5,5/4/3` …), or a command: `help [TOPIC]`, `hint`,
-`undo`, `board`, `log`, `save [FILE]`, `quit` (which saves). What the other seats did since
-your last turn is shown next to the prompt; the game's own events as the game tells them
-(`GameLogic.narrate`); the final scores as a table by category.
+notation (`move Girona`, `tower 6,6,6/5,5/4/3` …), or a play command: `help [TOPIC]`, `hint`,
+`undo`, `board`, `actions`, `log`, `check ACTION`, `save [FILE]`, `quit` (which saves). The
+commands are the contract's (`castell_dsl.contract.COMMANDS`, the one dispatcher every
+front-end uses): this app reads `NAME ARGUMENT` and draws the structured answer with rich.
+What the other seats did since your last turn is shown next to the prompt; the game's own
+events as the game tells them (`GameLogic.narrate`); the final scores as a table by category.
 
 The layout follows the console's size: on 80 columns the game draws its compact table (the
 mechanics' renderables lay themselves out for the width they get) and `board` shows the full
@@ -25,33 +27,22 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from castell_dsl.contract import ActionError, ByWidth, UndoError
-from castell_dsl.runtime.saves import SaveError
-from castell_dsl.runtime.session import Session
+from castell_dsl.contract import COMMANDS, ActionError, ByWidth, CommandResult, PlaySession
+from castell_dsl.contract.commands import save_and_stop
 from castell_terminal.pager import page
 from castell_terminal.visible import ShowTextOnly
 
-HELP = """\
-Type the number of an action, or an action in full{examples}
-Commands:
-  hint        advice for your move          board   the whole table (a pager)
-  undo        take back your actions of this turn (or your last turn)
-  log         the actions so far            save [FILE]  save the game
-  actions     every legal action, numbered
-  quit        save and stop                 help TOPIC   a topic of the rules
-  help        this text"""
+HELP = "Type the number of an action, or an action in full{examples}\nCommands:\n{commands}"
 
 #: The engine's own events; every other event is the game's, told by its `narrate`.
 ENGINE_EVENTS = frozenset({"start", "round", "turn", "action", "end"})
 #: From this width on, every turn shows the whole table and the scores as a table.
 FULL_WIDTH = 120
-#: Command words, offered by completion beside the legal actions.
-COMMANDS = ("help", "hint", "undo", "board", "actions", "log", "save", "quit")
 
 
 class TerminalApp:
     def __init__(
-        self, session: Session, stdin: TextIO | None = None, console: Console | None = None
+        self, session: PlaySession, stdin: TextIO | None = None, console: Console | None = None
     ):
         self.session = session
         self.stdin = stdin or sys.stdin
@@ -119,27 +110,28 @@ class TerminalApp:
             self.list_actions()
             line = self.read(player)
             if line is None:
-                return self.save_and_stop("End of input")
-            if not self.handle(line, player):
-                return self.save_and_stop("Quit")
+                return self.stopped(save_and_stop(session, "end of input"), "End of input")
+            stop = self.handle(line, player)
+            if stop is not None:
+                return stop
         self.flush_recent(None)
         self.final()
         return 0
 
-    def save_and_stop(self, why: str) -> int:
-        """Save where the session saves (a file of this game's own), else wherever it can; say
-        where. 0 when the game was saved somewhere, 1 when it could not be saved at all."""
-        outcome = self.session.save_somewhere()
-        if outcome.path is None:
-            self.console.print(f"{why}: {outcome.describe()}", style="red", markup=False)
+    def stopped(self, answer: CommandResult, why: str) -> int:
+        """Say where `quit` or the end of input saved the game (a file of this game's own,
+        else wherever it could). 0 when the game was saved somewhere, 1 when nowhere."""
+        message = answer.message
+        if message["type"] == "error":
+            self.console.print(f"{why}: {message['message']}", style="red", markup=False)
             return 1
-        if outcome.failures:
+        if message.get("failed"):
             self.console.print(
-                f"Could not save where asked: {'; '.join(outcome.failures)}",
+                f"Could not save where asked: {'; '.join(message['failed'])}",
                 style="yellow",
                 markup=False,
             )
-        path = outcome.path
+        path = message["path"]
         if why == "Quit":
             self.console.print(f"Saved to {path}", markup=False, soft_wrap=True)
         else:
@@ -184,98 +176,99 @@ class TerminalApp:
         actions = [] if game.is_over() else [a.text for a in game.legal_actions()]
         page = self.session.help_page()
         topics = [f"help {name}" for name in page.names()] if page is not None else []
-        return [*actions, *COMMANDS, *topics]
+        return [*actions, *COMMANDS.names(), *topics]
 
-    def handle(self, line: str, player: int) -> bool:
-        """Act on one input line; False to stop."""
+    def handle(self, line: str, player: int) -> int | None:
+        """Act on one input line: a number, a command or an action. An exit code to stop
+        with (after `quit`), else None."""
         session = self.session
         text = line.strip()
         if not text:
-            return True
+            return None
         word, _, rest = text.partition(" ")
-        word = word.lower()
+        command = COMMANDS.get(word.lower())
+        if command is not None:
+            given = rest.strip()
+            arguments = {command.arguments[0].name: given} if command.arguments and given else {}
+            return self.show_answer(session.command(command.name, arguments, player), player)
         actions = session.game.legal_actions()
         if text.isascii() and text.isdigit() and len(text) <= 9:
             index = int(text)
             if not 1 <= index <= len(actions):
                 self.console.print(f"[red]No action {index}: choose 1 to {len(actions)}.[/red]")
-                return True
+                return None
             text = actions[index - 1].text
-        elif word == "help":
-            self.help(rest.strip())
-            return True
-        elif word == "hint":
-            for hint in session.game.logic.hints(session.game, player) or [
-                "No hints for this game."
-            ]:
-                self.console.print(f"  {hint}", markup=False)
-            return True
-        elif word == "board":
-            self.board(player)
-            return True
-        elif word == "actions":
-            self.list_actions(everything=True)
-            return True
-        elif word == "log":
-            for i, (seat, entry) in enumerate(session.log_entries(), 1):
-                who = session.describe_seat(seat) if seat is not None else "?"
-                self.console.print(f"{i:4d}  {who}: {entry}", markup=False)
-            return True
-        elif word == "undo":
-            try:
-                count = session.undo()
-            except UndoError as exc:
-                self.console.print(f"[red]{exc}[/red]")
-                return True
-            self.recent = []
-            self.console.print(f"Took back {count} action(s).")
-            self.show(session.game.current_player)
-            return True
-        elif word == "save":
-            try:
-                path = session.save(rest.strip() or None)
-            except SaveError as exc:  # the game goes on; the player can try elsewhere
-                self.console.print(f"Not saved: {exc}", style="red", markup=False)
-                return True
-            self.console.print(f"Saved to {path}", markup=False, soft_wrap=True)
-            return True
-        elif word == "quit":
-            return False
         try:
             action = session.apply(text)
         except ActionError as exc:
             self.console.print(
                 f"Not allowed: {exc.rejection.message} ({exc.code})", style="red", markup=False
             )
-            return True
+            return None
         self.console.print(f"  {session.describe_seat(player)}: {action.text}", markup=False)
-        return True
+        return None
+
+    def show_answer(self, answer: CommandResult, player: int) -> int | None:
+        """Draw a command's answer (a protocol message) for this terminal; an exit code when
+        the command ends the session."""
+        message = answer.message
+        kind = message["type"]
+        if answer.stop:
+            return self.stopped(answer, "Quit")
+        if kind == "error":
+            prefix = "Not saved: " if message["code"] == "save-failed" else ""
+            self.console.print(prefix + message["message"], style="red", markup=False)
+        elif kind == "help":
+            self.help(message)
+        elif kind == "hint":
+            for hint in message["lines"] or ["No hints for this game."]:
+                self.console.print(f"  {hint}", markup=False)
+        elif kind == "undone":
+            self.recent = []
+            self.console.print(f"Took back {message['actions']} action(s).")
+            self.show(self.session.game.current_player)
+        elif kind == "board":
+            self.board(player)
+        elif kind == "actions":
+            self.list_actions(everything=True)
+        elif kind == "log":
+            for i, entry in enumerate(message["entries"], 1):
+                seat = entry["seat"]
+                who = self.session.describe_seat(seat) if seat is not None else "?"
+                self.console.print(f"{i:4d}  {who}: {entry['action']}", markup=False)
+        elif kind == "checked":
+            if message["ok"]:
+                self.console.print(f"{message['action']}: allowed now", markup=False)
+            else:
+                self.console.print(
+                    f"Not allowed: {message['message']} ({message['code']})",
+                    style="red",
+                    markup=False,
+                )
+        elif kind == "saved":
+            self.console.print(f"Saved to {message['path']}", markup=False, soft_wrap=True)
+        else:  # a command added to the registry that this app draws no way of its own
+            self.console.print(str(message), markup=False)
+        return None
 
     # ---- help ---------------------------------------------------------------------------------
-    def help(self, topic: str) -> None:
+    def help(self, message: dict[str, Any]) -> None:
         """`help`: the commands, the notation and the topics; `help TOPIC`: that section of
-        the game's players' page (`help rules`: the rules summary)."""
-        page = self.session.help_page()
-        if not topic:
-            lines = self.session.game.logic.notation()
+        the game's players' page (`help rules`: the rules summary), through the pager when
+        it is longer than the screen."""
+        if message["topic"] is None:
+            lines = message["notation"]
             examples = ", for example:\n" + "\n".join(f"  {x}" for x in lines) if lines else "."
-            self.console.print(HELP.format(examples=examples), markup=False)
-            if page is not None:
-                self.console.print(f"Topics (help TOPIC): {', '.join(page.names())}", markup=False)
-            return
-        if page is None:
-            self.console.print("This game has no players' page to read topics from.")
-            return
-        found = page.topic(topic)
-        if found is None:
-            self.console.print(
-                f"No topic '{topic[:40]}'. Topics: {', '.join(page.names())}", markup=False
-            )
+            commands = "\n".join(f"  {c['usage']:<14} {c['help']}" for c in message["commands"])
+            self.console.print(HELP.format(examples=examples, commands=commands), markup=False)
+            if message["topics"]:
+                topics = ", ".join(message["topics"])
+                self.console.print(f"Topics (help TOPIC): {topics}", markup=False)
             return
         from rich.markdown import Markdown
 
-        body = Markdown(f"## {found.heading}\n\n{found.text}")
-        if self.interactive and found.text.count("\n") + 2 > self.console.height:
+        body = Markdown(f"## {message['heading']}\n\n{message['text']}")
+        if self.interactive and message["text"].count("\n") + 2 > self.console.height:
             page(self.console, [body])
         else:
             self.console.print(body)
@@ -395,7 +388,7 @@ class TerminalApp:
         """The end: the final scores by category, then in words who won and what decided
         (a tie-break, a shared win), and the game's own verdict (`GameLogic.outcome`: a
         scenario passed or not). A game alone at the table names no winner."""
-        from castell_dsl.runtime.standings import decided_by, describe
+        from castell_dsl.contract.standings import decided_by, describe
 
         game = self.session.game
         result = game.result()
@@ -469,5 +462,5 @@ def report_lines(report: Any, prefix: str = "", limit: int = 40) -> list[str]:
     return ["Report:", *lines] if lines else []
 
 
-def run(session: Session) -> int:
+def run(session: PlaySession) -> int:
     return TerminalApp(session).run()

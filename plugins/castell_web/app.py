@@ -28,7 +28,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from castell_dsl.runtime import protocol as m
+from castell_dsl.contract import protocol as m
 
 from .assets import STATIC, game_assets, renderer_url
 from .bots import BotPool
@@ -76,7 +76,10 @@ def create_app(
             {**game, "renderer": renderer_url(assets, game["mechanics"])}
             for game in await asyncio.to_thread(catalogue)
         ]
-        return JSONResponse({"games": found, "bots": sorted(registries().bots)})
+        # A program is offered only as one the administrator allowed (`--allow-agent`).
+        bots = [name for name in sorted(registries().bots) if name != "cmd"]
+        bots += [f"cmd:{command}" for command in limits.agent_commands]
+        return JSONResponse({"games": found, "bots": bots})
 
     async def body_of(request: Request) -> Any:
         try:

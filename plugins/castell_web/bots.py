@@ -86,15 +86,21 @@ def _position(games: OrderedDict[str, Any], work: Work) -> Any:
 
 
 def _think(games: OrderedDict[str, Any], work: Work) -> Any:
-    from castell_dsl.runtime.bots import make_bot
+    from castell_dsl.runtime.bots import finish_bots, make_bot
 
     game = _position(games, work)
-    if work.kind == "hints":
-        return list(game.logic.hints(game.clone(), work.seat))
+    if work.kind == "hints":  # the hint command's own advice (the one dispatcher's)
+        from castell_dsl.contract.commands import hint_lines
+
+        return hint_lines(game.clone(), work.seat)
     if game.current_player != work.seat:
         raise BotFailed(f"it is not seat {work.seat}'s turn")
     bot = make_bot(work.spec, game.rules, work.seat, work.seed)
-    action = bot.choose(game.clone())
+    position = game.clone()
+    try:
+        action = bot.choose(position)
+    finally:
+        finish_bots([bot], position)  # a program (`cmd:`) is started per decision, then stopped
     return action if isinstance(action, str) else action.text
 
 

@@ -63,6 +63,14 @@ LOOPBACK = {"127.0.0.1", "::1", "localhost"}
     default=None,
     help="Seconds a client has to send a whole request [10].",
 )
+@click.option(
+    "--allow-agent",
+    "agent_commands",
+    multiple=True,
+    metavar="COMMAND",
+    help="A program the lobby may seat as cmd:COMMAND (repeatable; docs/agents.md). Only "
+    "these exact commands: a visitor never names a program to start.",
+)
 def serve(
     host: str,
     port: int,
@@ -73,6 +81,7 @@ def serve(
     connections_per_client: int | None,
     bot_workers: int | None,
     request_timeout: float | None,
+    agent_commands: tuple[str, ...],
 ) -> None:
     """Serve the lobby and matches to browsers: play against bots or friends over the network.
 
@@ -103,6 +112,16 @@ def serve(
         limits = replace(limits, bot_workers=bot_workers)
     if request_timeout is not None:
         limits = replace(limits, request_seconds=request_timeout)
+    if agent_commands:
+        from castell_dsl.runtime.bots import BotSpecError, check_bot_spec
+
+        for command in agent_commands:
+            try:
+                check_bot_spec(f"cmd:{command}")
+            except BotSpecError as exc:
+                click.echo(f"castell serve: error: --allow-agent {command}: {exc}", err=True)
+                click.get_current_context().exit(2)
+        limits = replace(limits, agent_commands=tuple(c.strip() for c in agent_commands))
     limits = limits.capped_to_open_files()
     path = db_path or default_db_path()
     try:

@@ -181,7 +181,7 @@ class Guard:
 
 
 async def _send_error(send: Send, status: int, message: str) -> None:
-    from castell_dsl.runtime.protocol import encode
+    from castell_dsl.contract.protocol import encode
 
     body = encode({"error": message}).encode()
     await send(

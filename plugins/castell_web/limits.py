@@ -59,6 +59,9 @@ class Limits:
     bot_turn_seconds: float = 30.0
     #: Seconds a hint may take (hints run in the server, one at a time per match).
     hint_seconds: float = 10.0
+    #: Programs the administrator allows as seats (`castell serve --allow-agent COMMAND`),
+    #: offered in the lobby as `cmd:COMMAND`; no other program is ever started for the network.
+    agent_commands: tuple[str, ...] = ()
 
     def capped_to_open_files(self) -> Limits:
         """These limits with `connections` below the process's open-file limit (each connection

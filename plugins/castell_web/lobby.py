@@ -42,8 +42,9 @@ log = logging.getLogger("castell_web")
 
 #: The fields of a creation request.
 FIELDS = frozenset({"rules", "variants", "players", "seed", "names", "clock", "stand_in"})
-#: Longest seat entry ("you", "empty" or a bot spec).
-MAX_SEAT = 80
+#: Longest seat entry ("you", "empty" or a bot spec, which is at most 200 characters:
+#: `runtime.bots.MAX_SPEC_CHARS`; an allowed program's `cmd:COMMAND` holds a path).
+MAX_SEAT = 200
 #: A seat the creator leaves open: an invite link whose turns the stand-in plays meanwhile.
 EMPTY_SEAT = "empty"
 
@@ -190,7 +191,7 @@ class Lobby:
         try:
             for spec in [*seats, seating.stand_in]:
                 if spec != HUMAN:
-                    check_bot_spec(spec, served=True)
+                    check_bot_spec(spec, served=True, allowed_commands=self.limits.agent_commands)
             if seed is None:
                 seed = secrets.randbelow(2**31)
             session = Session(rules, len(seats), seed, seats)

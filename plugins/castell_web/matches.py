@@ -1,6 +1,7 @@
 """Matches being played on the server: seats and their tokens, connections, bots, the log.
 
-A `Match` wraps a runtime `Session` (seats, undo) and adds what a shared table needs:
+A `Match` wraps a `PlaySession` (seats, undo; the runtime's `Session`) and adds what a shared
+table needs:
 which connection sits in which seat, one lock so that actions apply one at a time, bots thinking
 in the server's bot pool (`bots.py`) so the event loop never waits for them, and every change
 written to the store before anyone is told about it (so a restart loses nothing anyone has seen).
@@ -12,6 +13,13 @@ turn is asked for the position of one version of the table and played only if th
 still at that version (an undo meanwhile makes the bot think again). Every message is encoded
 once, whatever the number of connections it goes to, and the watchers' comings and goings are
 announced at most every `PRESENCE_INTERVAL`, so N watchers joining cost O(N), not O(N²).
+
+The play commands are the contract's (`castell_dsl.contract.COMMANDS`, the one dispatcher of
+every front-end): a `{"command": NAME, ARGUMENT: TEXT}` message runs the same handler as
+`NAME ARGUMENT` in the terminal, on the match's `TableSession`, whose saving is the server's
+(a download once the match is over; no path from the network is ever opened). `hint` runs the
+same advice (`commands.hint_lines`) in the bot pool. Two table commands are the server's own,
+since they are about the people at a shared table: `name` and `seat` (docs/protocol.md).
 """
 
 from __future__ import annotations
@@ -25,9 +33,18 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from castell_dsl.contract import ActionError, ExpressionError, UndoError, bot_seed, decision_rng
-from castell_dsl.runtime import protocol as m
-from castell_dsl.runtime.session import HUMAN, Session
+from castell_dsl.contract import (
+    COMMANDS,
+    ActionError,
+    CommandError,
+    ExpressionError,
+    PlaySession,
+    SaveOutcome,
+    SessionWrapper,
+    bot_seed,
+    decision_rng,
+)
+from castell_dsl.contract import protocol as m
 
 from .bots import BotFailed, BotPool, BotTimeout, Work
 from .seating import Seating, SeatingError, clean_name
@@ -51,12 +68,52 @@ class Refused(Exception):
     """A request the server will not carry out; the message says why, for people."""
 
 
+#: The server's own commands, about the people at the table (not the game): a seat's name,
+#: and handing a seat to the stand-in bot or taking it back.
+TABLE_COMMANDS = ("name", "seat")
+#: Arguments of play commands the server does not take: a path from the network is never
+#: opened (`save` and `quit` save on the server).
+NOT_FROM_THE_NETWORK = frozenset({"path"})
+#: The play commands' arguments a client message may hold (`action` is also an action's).
+ARGUMENT_FIELDS = frozenset({a.name for c in COMMANDS for a in c.arguments} - NOT_FROM_THE_NETWORK)
 #: What a client message may hold, and what it may ask.
-FIELDS = frozenset({"action", "command", "version", "name", "away"})
-COMMANDS = frozenset({"hint", "undo", "save", "check", "name", "seat"})
+FIELDS = frozenset({"action", "command", "version", "name", "away"} | ARGUMENT_FIELDS)
 #: Longest action text (a save refuses longer ones: `saves.MAX_TEXT`).
 MAX_ACTION = 1000
-USAGE = 'send {"action": TEXT} or {"command": hint|undo|save|check|name|seat}'
+#: Longest argument of a command other than an action (a help topic).
+MAX_ARGUMENT = 200
+USAGE = f'send {{"action": TEXT}} or {{"command": {"|".join(COMMANDS.names())}|name|seat}}'
+
+
+#: The table commands as the `hello` lists them, beside the play commands.
+TABLE_JSON = [
+    {
+        "name": "name",
+        "help": "name yourself at this table",
+        "arguments": [
+            {
+                "name": "name",
+                "metavar": "NAME",
+                "help": "at most 24 printable characters",
+                "required": True,
+            }
+        ],
+        "usage": "name NAME",
+    },
+    {
+        "name": "seat",
+        "help": "let the stand-in bot play your seat, or take it back",
+        "arguments": [
+            {"name": "away", "metavar": "true|false", "help": "away or back", "required": True}
+        ],
+        "usage": "seat true|false",
+    },
+]
+
+
+def offered() -> list[str]:
+    """Every command a connection may send: the play commands, then the table's own."""
+    return [*COMMANDS.names(), *TABLE_COMMANDS]
 
 
 def read_message(message: dict[str, Any]) -> tuple[str | None, str | None, int | None]:
@@ -66,8 +123,22 @@ def read_message(message: dict[str, Any]) -> tuple[str | None, str | None, int |
     if unknown:
         raise m.ProtocolError("bad-message", f"unknown field '{unknown[0]}': {USAGE}")
     command, action, version = (message.get(k) for k in ("command", "action", "version"))
-    if command is not None and (not isinstance(command, str) or command not in COMMANDS):
+    if command is not None and (not isinstance(command, str) or command not in offered()):
         raise m.ProtocolError("bad-message", USAGE)
+    for key in ARGUMENT_FIELDS - {"action"}:
+        value = message.get(key)
+        if value is not None and (not isinstance(value, str) or len(value) > MAX_ARGUMENT):
+            raise m.ProtocolError("bad-message", f"'{key}' is a text of at most {MAX_ARGUMENT}")
+    if isinstance(command, str) and command in COMMANDS:  # only the command's own arguments
+        given = {k: v for k, v in message.items() if k in ARGUMENT_FIELDS}
+        try:
+            COMMANDS.check_arguments(command, given)
+        except CommandError as exc:
+            raise m.ProtocolError(exc.code, exc.message) from None
+    elif command is not None:
+        stray = sorted(k for k in message if k in ARGUMENT_FIELDS - {"action"})
+        if stray:
+            raise m.ProtocolError("bad-message", f"'{command}' takes no '{stray[0]}'")
     if action is not None and not isinstance(action, str):
         raise m.ProtocolError("bad-message", "'action' is the text of an action")
     if action is not None and len(action) > MAX_ACTION:
@@ -132,6 +203,29 @@ class Connection:
             await self.send(text)
 
 
+class TableSession(SessionWrapper):
+    """The match's `PlaySession` for the play commands: the runtime session, with the
+    server's saving. A save holds the seed, which tells every future draw, so it is offered
+    as a download once the match is over (`save-unavailable` before); `quit` leaves the
+    table, whose match the server keeps (its address is the answer)."""
+
+    def __init__(self, session: PlaySession, match_id: str) -> None:
+        super().__init__(session)
+        self.match_id = match_id
+
+    def save(self, path: str | None = None) -> str:
+        if not self.game.is_over():
+            raise CommandError(
+                "save-unavailable",
+                "a save holds the seed, which tells future draws: it can be downloaded "
+                "when the match is over",
+            )
+        return f"/api/matches/{self.match_id}/save"
+
+    def save_somewhere(self, path: str | None = None) -> SaveOutcome:
+        return SaveOutcome(f"/api/matches/{self.match_id}")
+
+
 class Match:
     """One game on the server."""
 
@@ -139,13 +233,15 @@ class Match:
         self,
         stored: MatchStore | None,
         record: StoredMatch,
-        session: Session,
+        session: PlaySession,
         mechanics: str,
         bots: BotPool,
     ):
         self.store = stored
         self.record = record
         self.session = session
+        #: The session the play commands run on: the server's saving.
+        self.table = TableSession(session, record.id)
         self.mechanics = mechanics
         #: Where bots and hints think: the server's pool, shared by every match.
         self.bots = bots
@@ -247,6 +343,7 @@ class Match:
             stand_in=self.seating.stand_in,
             legend=self.game.logic.legend(),
             examples=self.game.logic.notation(),
+            commands=[*COMMANDS.to_json(), *TABLE_JSON],
         )
         if not self.game.is_over():  # the seed tells future draws: secret until the end
             hello["seed"] = None
@@ -289,7 +386,7 @@ class Match:
 
     def _result(self) -> dict[str, Any]:
         """The `result` message, with what decided in a sentence and the game's verdict."""
-        from castell_dsl.runtime.standings import decided_by, describe
+        from castell_dsl.contract.standings import decided_by, describe
 
         game = self.game
         message = m.result(game, version=self.record.version)
@@ -501,26 +598,18 @@ class Match:
                     return
                 self._persist()
                 self._publish()
-            elif command == "undo":
-                self._require_turn(conn)
-                try:
-                    count = self.session.undo()
-                except UndoError as exc:
-                    raise m.ProtocolError("nothing-to-undo", str(exc)) from None
-                self._events.clear()
-                self._persist()
-                self._publish([m.undone(count, seat=conn.seat, version=self.record.version)])
-            elif command == "hint":
+            elif command == "hint":  # advice is worked out in the bot pool, off the loop
                 if conn.seat is None:
                     raise m.ProtocolError("spectator", "hints are for players")
+                if self.game.is_over():
+                    raise m.ProtocolError("game-over", "the game is over")
                 if self._hinting:
                     raise m.ProtocolError("busy", "a hint is being worked out: wait for it")
                 self._hinting = True
                 work = self._work("hints", conn.seat)
-            elif command == "check" and action is not None:
-                self._require_turn(conn)
-                conn.put(m.checked(action, self.game.explain(action)))
-                return
+            elif command is not None and command in COMMANDS:
+                if not self._play_command(conn, command, message):
+                    return
             elif command == "name":
                 seat = self._claim(conn)
                 try:
@@ -540,23 +629,34 @@ class Match:
                 if not away:
                     self._update_clock(restart=True)
                 self._publish()
-            elif command == "save":
-                if not self.game.is_over():
-                    raise m.ProtocolError(
-                        "save-unavailable",
-                        "a save holds the seed, which tells future draws: it can be downloaded "
-                        "when the match is over",
-                    )
-                conn.put(
-                    {"type": "saved", "path": f"/api/matches/{self.id}/save", "reason": "save"}
-                )
-                return
             else:
                 raise m.ProtocolError("bad-message", USAGE)
         if work is not None:  # worked out in the background: the connection reads on
             self._hint_task = asyncio.get_running_loop().create_task(self._hint(conn, work))
             return
         self.kick()
+
+    def _play_command(self, conn: Connection, name: str, message: dict[str, Any]) -> bool:
+        """Run a play command of the registry for this connection's seat (under the lock):
+        the one handler, on the match's `TableSession`. A command that changed the game
+        (`undo`) is stored and told to everyone, with the seat that asked; any other answer
+        goes to this connection. Returns whether the game changed."""
+        command = COMMANDS.get(name)
+        assert command is not None
+        if command.turn:
+            self._require_turn(conn)
+        if command.seated:
+            self._claim(conn)
+        arguments = {a.name: message[a.name] for a in command.arguments if a.name in message}
+        answer = self.table.command(name, arguments, conn.seat)
+        if answer.failed or not answer.changed:
+            self._events.clear()
+            conn.put(answer.message)
+            return False
+        self._events.clear()  # an undo replays the game: nothing new happened
+        self._persist()
+        self._publish([{**answer.message, "seat": conn.seat, "version": self.record.version}])
+        return True
 
     def _claim(self, conn: Connection) -> int:
         """The connection's seat, for commands about one's own seat (not for spectators)."""
@@ -627,9 +727,9 @@ class Match:
             game = self.game
             if game.is_over() or game.current_player != seat:
                 return False
-            chosen = spec or self.session.seats[seat]
-            if chosen == HUMAN:
+            if spec is None and self.session.is_human(seat):
                 return False
+            chosen = spec or self.session.seats[seat]
             work = self._work("choose", seat, chosen)
             version = self.record.version
         try:

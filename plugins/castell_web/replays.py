@@ -67,7 +67,7 @@ def by_names(record: Any) -> tuple[dict[str, Any], str, list[str]]:
 def steps_of(record: Any, names: list[str] | None = None) -> dict[str, Any]:
     """The steps of a save record; `names` labels its seats (a match's players' names; by
     default `seat N (kind)`)."""
-    from castell_dsl.runtime.standings import decided_by, describe
+    from castell_dsl.contract.standings import decided_by, describe
 
     clean, name, variants = by_names(record)
     load_named_rules(name, variants)  # installed names only: refused before anything is read

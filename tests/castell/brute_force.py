@@ -49,6 +49,18 @@ def make_rules(**overrides: object) -> TowerRules:
     return TowerRules(**values)
 
 
+#: Rule variants the two builds of the tower search are compared under (test_compiled_search.py)
+#: and the solver dump asks (benchmarks/solver_dump.py, its first three).
+SEARCH_VARIANTS = {
+    "standard": make_rules(),
+    "mix spread 2": make_rules(mix_spread=2),
+    "eight sizes, weighted": make_rules(
+        sizes=(1, 2, 3, 5, 6, 8, 9, 10), score_per_level=2, score_per_match=3
+    ),
+    "width 2, step 2": make_rules(width_limit=2, width_step=2),
+}
+
+
 BALANCE, BASE, MIX, STRENGTH, WIDTH = (
     "equal_count",
     "wide_bottom",

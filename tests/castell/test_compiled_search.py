@@ -1,11 +1,13 @@
-"""The compiled tower search answers exactly as the Python one (C-5, C-6.3a, C-8.3, C-8.4, C-9.2,
-C-9.3).
+"""The compiled tower search answers exactly as the same source run as Python (C-5, C-6.3a,
+C-8.3, C-8.4, C-9.2, C-9.3).
 
-`castell_game.compiled_search` is an optional build of the solver's branch and bound
-(`solver._python_searcher`). These tests ask both the same queries, the queries real games ask
-and random ones of every kind under several rule variants, and require the same tower, score
-and uses; and they check the ways back to the Python search: not built, turned off, or a query
-beyond the compiled integer ranges. `test_solver.py` runs its brute-force properties on both.
+`castell_game.tower_search` is one source, `tower_search.py`, compiled by setup.py (with the
+types of `tower_search.pxd`) when a C compiler is there; `solver._plain_search()` is the same
+file run as plain Python. These tests ask both builds the same queries, the queries real games
+ask and random ones of every kind under several rule variants, and require the same tower,
+score and uses; and they check the ways back to the plain build: not built, turned off, or a
+query beyond the compiled integer ranges. `test_solver.py` runs its brute-force properties on
+both, and `test_solver_dump.py` compares both with the answers recorded before the two were one.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import brute_force as bf
 import pytest
@@ -27,14 +30,7 @@ from castell_dsl.runtime.simulation import play_game
 compiled = pytest.mark.skipif(solver._compiled is None, reason="the compiled search is not built")
 
 QUERIES = ("best_festival_tower", "complete_shape", "complete_exhibition", "tallest_tower")
-VARIANT_RULES = {
-    "standard": bf.make_rules(),
-    "mix spread 2": bf.make_rules(mix_spread=2),
-    "eight sizes, weighted": bf.make_rules(
-        sizes=(1, 2, 3, 5, 6, 8, 9, 10), score_per_level=2, score_per_match=3
-    ),
-    "width 2, step 2": bf.make_rules(width_limit=2, width_step=2),
-}
+VARIANT_RULES = bf.SEARCH_VARIANTS
 
 
 def answer(backend: str, name: str, *args):
@@ -134,7 +130,6 @@ def test_rules_beyond_the_compiled_ranges_are_answered_by_the_python_search(rule
 
 
 @compiled
-@compiled
 @pytest.mark.parametrize("castellers", [150, 250])
 def test_towers_of_many_levels_are_answered_alike_below_and_above_the_depth_cap(castellers):
     """C-5.4, C-6.2: a team of one number with Balance and Strength for every level stacks a
@@ -173,20 +168,20 @@ TEAMS = {
 @compiled
 @pytest.mark.parametrize("make_team", list(TEAMS.values()), ids=list(TEAMS))
 def test_team_counts_match_the_python_counts_and_their_errors(make_team):
-    """The compiled `team_counts` counts as `solver._counts` does, and a casteller that is not
-    a number of the game gets the same error (C-5.1)."""
+    """Both builds count a team alike (`solver._counts`), and a casteller that is not a number
+    of the game gets the same error (C-5.1)."""
     index = solver._tables(bf.make_rules()).index
 
-    def outcome(count):
+    def outcome(backend):
+        previous = solver.use_search_backend(backend)
         try:
-            return count(make_team(), index)
+            return solver._counts(make_team(), index)
         except ValueError as error:
             return f"ValueError: {error}"
+        finally:
+            solver.use_search_backend(previous)
 
-    def compiled_counts(team, at):
-        return solver._compiled.team_counts(team, at, solver._counts)
-
-    assert outcome(compiled_counts) == outcome(solver._counts)
+    assert outcome("compiled") == outcome("python")
 
 
 def test_the_search_backend_is_chosen_by_name_or_setting():
@@ -201,3 +196,52 @@ def test_the_search_backend_is_chosen_by_name_or_setting():
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     assert shown.stdout.strip() == "python"
+
+
+def test_both_builds_are_one_source():
+    """The compiled module (when built) and the plain one are the same file: the extension is
+    built from `tower_search.py`, and the plain build is that file run as Python."""
+    plain = solver._plain_search()
+    assert plain.COMPILED is False
+    assert Path(plain.__file__).name == "tower_search.py"
+    if solver._compiled is not None:
+        assert solver._compiled.COMPILED is True
+        assert Path(solver._compiled.__file__).with_name("tower_search.py") == Path(plain.__file__)
+
+
+def test_the_plain_build_answers_when_the_extension_is_missing():
+    """Without the extension (an install with no C compiler: here its import is made to find
+    the .py file instead), `tower_search.py` runs as Python and answers as the solver's tests
+    expect: the search backend is "python" and a compiled one cannot be asked for."""
+    code = """
+import importlib.machinery, importlib.util, sys
+from pathlib import Path
+import castell_game
+source = Path(castell_game.__file__).with_name("tower_search.py")
+
+class SourceOnly:
+    def find_spec(self, name, path=None, target=None):
+        if name == "castell_game.tower_search":
+            return importlib.util.spec_from_file_location(name, source)
+        return None
+
+sys.meta_path.insert(0, SourceOnly())
+from castell_game import solver
+print(solver.search_backend(), solver._compiled)
+try:
+    solver.use_search_backend("compiled")
+except ValueError as error:
+    print("refused:", error)
+print(solver.tallest_tower([5, 5, 4, 3, 2, 1], dict.fromkeys(
+    ("balance", "base", "mix", "strength", "width"), 1), solver_rules()).levels)
+""".replace(
+        "solver_rules()",
+        "__import__('castell_game.tables').tables.tower_rules("
+        "__import__('castell_dsl').load_rules('castell'))",
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert shown[0] == "python None"
+    assert shown[1].startswith("refused: the compiled search is not built")
+    assert shown[2].startswith("((")

@@ -15,11 +15,9 @@ import random
 import brute_force as bf
 import pytest
 from brute_force import SKILLS, make_rules
+from castell_game import solver
 from castell_game.solver import (
-    _TRI_ROOT,
     Solution,
-    _most_levels,
-    _tri_root,
     best_festival_tower,
     best_tower_dict,
     clear_cache,
@@ -435,7 +433,11 @@ def test_c6_3a_c8_3_c8_4_c9_3_fixed_sample_equals_brute_force_for_every_skill():
     assert needed == set(SKILLS)
 
 
-# --- The castellers bound (`solver._most_levels`) -------------------------------------------------
+# --- The castellers bound (`tower_search._most_levels`) -------------------------------------------
+
+#: The bound as the plain-Python build of the search computes it (the compiled build's is a C
+#: function, the same source).
+_most_levels = solver._plain_search()._most_levels
 
 # Few castellers under high ranks: the teams where castellers, not widths, bound the levels, so
 # the solver's castellers bound (its prefilter, and in the search for a scarce team) is what
@@ -460,17 +462,16 @@ def test_c5_4_c6_2_castellers_bound_the_levels_of_every_tower(team, ranks):
     each level holds one casteller at least). The search applies it to the levels above a level,
     which are a legal tower of the castellers left, so this is the bound's whole safety."""
     rules = make_rules()
-    bound = _most_levels(len(team), ranks["balance"], _TRI_ROOT)
+    bound = _most_levels(len(team), ranks["balance"])
     assert bf.tallest(team, ranks, rules) <= bound
 
 
-@pytest.mark.parametrize("n", [0, 1, 2, 5, 40, 511, 512, 2000])
-def test_most_levels_table_covers_any_team_size(n):
-    """`_tri_root` extends the table `_most_levels` reads for teams of any size (512 and up)."""
-    table = _tri_root(n)
-    assert len(table) > n
+@pytest.mark.parametrize("n", [0, 1, 2, 5, 40, 511, 512, 2000, 10**6, 2**40 + 3])
+def test_most_levels_holds_for_any_team_size(n):
+    """`_most_levels` computes its triangular root (an integer square root from a float one,
+    corrected), exactly for teams of any size."""
     for balance in (0, 1, 3):
-        m = _most_levels(n, balance, table)
+        m = _most_levels(n, balance)
         # m levels fit in n castellers, m + 1 do not (the smallest stack, see its docstring).
         need = [
             k if k <= balance + 1 else balance + (k - balance) * (k - balance + 1) // 2
@@ -520,9 +521,10 @@ def test_c9_2_festival_sizes_in_any_order_or_repeated_ask_the_same(sizes, expect
 
 
 def test_searches_in_threads_do_not_share_state():
-    """The search's closures are kept per setup and reused (`solver._search` takes one from a
-    pool): searches running at once in threads each get their own, so the answers are the
-    ones a single thread gets (C-9.2 / C-9.3 festival queries, one setup for all)."""
+    """The searchers (`tower_search.Searcher`) are kept per setup and reused (`solver._answer`
+    takes one from a pool): searches running at once in threads each get their own, so the
+    answers are the ones a single thread gets (C-9.2 / C-9.3 festival queries, one setup for
+    all)."""
     import threading
 
     rules = make_rules()

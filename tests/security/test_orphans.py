@@ -67,6 +67,15 @@ COMMANDS = {
         "--jobs",
         "2",
     ],
+    "tournament": [
+        "tournament",
+        "--bots",
+        "mcts,greedy",
+        "-n",
+        "400",
+        "--jobs",
+        "2",
+    ],
 }
 
 

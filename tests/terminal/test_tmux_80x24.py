@@ -168,6 +168,31 @@ def test_castells_hint_proposes_the_next_action_with_its_reason(terminal):
     assert "best tower tower" not in shown
 
 
+def test_the_play_commands_at_the_keyboard(terminal):
+    """The contract's play commands typed at the prompt (one dispatcher, drawn by the
+    terminal): `help` lists every command within 80 columns, `check` says whether an action
+    would be accepted without playing it, `log` names the seat, `undo` takes it back."""
+    from castell_dsl.contract import COMMANDS
+
+    screen_of = terminal("--players you,random --seed 3")
+    screen_of.wait_for(PROMPT)
+    screen_of.type("help")
+    shown = screen_of.wait_for(r"^Topics \(help TOPIC\)")
+    for command in COMMANDS:
+        if command.name != "help":  # the list's head may have scrolled off 24 lines
+            assert re.search(rf"^  {re.escape(command.usage())}\s", shown, re.M), shown
+    assert all(len(line) <= 80 for line in shown.splitlines())
+    screen_of.type("check recruit 3")
+    screen_of.wait_for(r"Not allowed: .*\(no-pawn\)")
+    screen_of.type("check move Girona")
+    screen_of.wait_for(r"^move Girona: allowed now")
+    screen_of.type("move Girona")
+    screen_of.type("log")
+    screen_of.wait_for(r"^\s+2  seat 0 \(you\): move Girona")
+    screen_of.type("undo")
+    screen_of.wait_for(r"^Took back 1 action\(s\)\.")
+
+
 @pytest.mark.parametrize(
     ("environ", "expected"),
     [

@@ -193,3 +193,43 @@ def test_the_replay_viewer_steps_through_a_finished_game(
     altered.write_text(json.dumps(record))
     page.set_input_files("[data-testid=upload]", str(altered))
     page.wait_for_selector("[data-testid=message]:has-text('Cannot replay')")
+
+
+def test_every_play_command_has_a_control_and_its_answer_is_drawn(
+    context: Any, server: Server
+) -> None:
+    """The command bar is the registry's (one button per play command without a control of
+    its own; hint, undo and Check have theirs), and each answer is drawn: help with its topics,
+    the log, the legal actions, the board's scores, Check's verdict, quit's way back."""
+    from castell_dsl.contract import COMMANDS
+
+    match = server.create(rules="castell", players=["you", "random"], seed=3)
+    page = open_seat(context, server, match)
+    wait_turn(page)
+    answer = page.locator("[data-testid=answer]")
+    bar = [b.get_attribute("data-command") for b in page.locator("[data-command]").all()]
+    own = {"hint", "undo", "check"}
+    assert bar == [n for n in COMMANDS.names() if n not in own]
+    for name in own:
+        assert page.locator(f"[data-testid={name}]").count() == 1
+    page.click("[data-testid=command-help]")
+    page.wait_for_selector("[data-testid=answer] dt:has-text('check ACTION')")
+    assert "FILE" not in page.locator("[data-testid=answer]").inner_text()  # no path here
+    page.click("[data-testid=answer] [data-topic=rules]")
+    page.wait_for_selector("[data-testid=answer] h2:has-text('Rules')")
+    click_and_wait(page, f"{LEGAL}[data-action='move Girona']")
+    page.click("[data-testid=command-log]")
+    page.wait_for_selector("[data-testid=answer] li:has-text('move Girona')")
+    page.click("[data-testid=command-actions]")
+    page.wait_for_selector("[data-testid=answer] button[data-action='recruit 6']")
+    page.click("[data-testid=command-board]")
+    page.wait_for_selector("[data-testid=answer] [data-testid=score-table]")
+    page.fill("[data-testid=action-input]", "recruit 99")
+    page.click("[data-testid=check]")
+    page.wait_for_selector("[data-testid=message]:has-text('Not allowed')")
+    assert "recruit 99" not in answer.inner_text() and server_log_length(server, match) >= 2
+    page.click("[data-testid=command-save]")
+    page.wait_for_selector("[data-testid=message]:has-text('save-unavailable')")
+    page.click("[data-testid=command-quit]")
+    page.wait_for_selector("[data-testid=rejoin]")
+    assert "You left the table" in page.locator(STATUS).inner_text()

@@ -16,7 +16,7 @@ from ...contract import OPEN, TAKEN
 from ...engine.game import Game
 from ...engine.plan import Plan
 from ...language.ruleset import RuleSet
-from ..bots import make_bot
+from ..bots import finish_bots, make_bot
 from ..games import start_game
 
 #: Legal actions are counted at one decision in this many (the offset varies with the seed):
@@ -145,6 +145,7 @@ def measure_game(
             now = _leaders(game)
             leaders.extend(now for _ in range(finished - completed_round))
             completed_round = finished
+    finish_bots(seats, game)
     result = game.result()
     # After the last round the leaders are the winners (the same order: total, tie-breaks).
     leaders.extend(result["winners"] for _ in range(game.rounds - completed_round))

@@ -1,6 +1,9 @@
 // The play and watch pages: one WebSocket to the match (docs/protocol.md, "Over WebSocket"),
 // the board drawn by the game's renderer, the legal actions, the action box, hint, undo, the
 // log (seat and colour on every line), the scores by category, the clock, and the result.
+// The play commands are the server's registry (castell_dsl.contract.COMMANDS, sent in `hello`):
+// a button for each one that has no control of its own, and each answer drawn in the answer
+// panel, so this page offers what the terminal and the JSON lines offer.
 import {SEAT_COLOURS, describeResult, el, fill, loadRenderer, logLine, pressable, resultPanel, scoreTable, seatLabel} from "./common.js";
 import {placeIcons} from "./icons.js";
 
@@ -19,7 +22,15 @@ let result = null;
 let retry = 250;
 let wasMyTurn = false;
 let clockEnds = null;
+let leaving = false;
 const pendingChecks = new Map();
+// The command bar and the answer panel under the status line, and Check beside Play.
+$("message").after(
+  el("nav", {id: "commands", class: "controls", "data-testid": "commands", "aria-label": "Commands"}),
+  el("section", {id: "answer", class: "answer", "data-testid": "answer", "aria-live": "polite"}));
+$("send").after(el("button", {type: "button", id: "check", "data-testid": "check", title: "Would this action be accepted now? (nothing is played)"}, "Check"));
+/** Commands with a control of their own (buttons, the action box, the name form). */
+const OWN_CONTROLS = new Set(["hint", "undo", "check", "name", "seat"]);
 
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
@@ -134,12 +145,93 @@ function showState(changed) {
   $("hint").disabled = state.seat === null;
   $("action-input").disabled = !mine.length;
   $("send").disabled = !mine.length;
+  $("check").disabled = !mine.length;
   const away = state.seat !== null && state.away?.[state.seat];
   $("away-text").textContent = away ? "Take my seat back" : "Let the bot play";
   $("away").dataset.away = away ? "yes" : "no";
   clockEnds = state.clock_left === null || state.clock_left === undefined ? null : Date.now() + state.clock_left * 1000;
   showClock();
   renderBoard();
+}
+
+/** A play command, with its arguments ({topic}, {action}). */
+function command(name, args = {}) {
+  send({command: name, ...args});
+}
+
+/** A button per play command that has no control of its own (help, board, actions, log,
+ * save, quit): from the registry the server sends, so a command added there shows here. */
+function showCommands(commands) {
+  const offered = commands.filter((c) => !OWN_CONTROLS.has(c.name) && !c.arguments.some((a) => a.required));
+  fill($("commands"), offered.map((c) => el("button", {
+    type: "button", "data-testid": `command-${c.name}`, "data-command": c.name, title: c.help,
+    onclick: () => command(c.name),
+  }, c.name[0].toUpperCase() + c.name.slice(1))));
+}
+
+/** How a command is written here: the registry's usage without the file name (the server
+ * opens no path from the network: it keeps the match, and offers the save as a download). */
+function usage(c) {
+  const args = c.arguments.filter((a) => a.name !== "path");
+  return [c.name, ...args.map((a) => (a.required ? a.metavar : `[${a.metavar}]`))].join(" ");
+}
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** The answer panel: what a command answered, drawn for the page. */
+function showAnswer(...children) {
+  const close = el("button", {type: "button", class: "close", "data-testid": "answer-close", "aria-label": "Close", onclick: () => fill($("answer"))}, "×");
+  close.style.float = "right";  // CSSOM, which the page's CSP allows
+  fill($("answer"), close, ...children);
+}
+
+function showHelp(message) {
+  if (message.topic !== null) {
+    showAnswer(el("h2", {}, message.heading), el("pre", {class: "help-text"}, message.text));
+    return;
+  }
+  showAnswer(
+    el("h2", {}, "Commands"),
+    el("dl", {}, message.commands.flatMap((c) => [el("dt", {}, el("code", {}, usage(c))), el("dd", {}, c.help)])),
+    message.notation.length ? [el("h3", {}, "Actions, for example"), el("ul", {}, message.notation.flatMap((line) => line.trim().split(/\s{2,}/)).map((x) => el("li", {}, el("code", {}, x))))] : null,
+    message.topics.length ? [el("h3", {}, "Topics"), el("p", {}, message.topics.map((topic) => el("button", {
+      type: "button", "data-topic": topic, onclick: () => command("help", {topic}),
+    }, topic)))] : null);
+}
+
+function showAnswerOf(message) {
+  switch (message.type) {
+    case "help":
+      showHelp(message);
+      break;
+    case "board":
+      $("board").scrollIntoView({block: "start"});
+      showAnswer(el("h2", {}, `Round ${message.round} of ${message.rounds} — the whole table`), scoreTable(message.scores, names(), mySeat()));
+      break;
+    case "actions": {
+      const mine = state?.legal_actions ?? [];
+      showAnswer(el("h2", {}, message.legal_actions.length ? `Legal actions (${message.legal_actions.length})` : "No action to take now"),
+        el("ol", {}, message.legal_actions.map((text) => el("li", {}, mine.includes(text)
+          ? el("button", {type: "button", "data-action": text, onclick: () => act(text)}, text) : text))));
+      break;
+    }
+    case "log":
+      showAnswer(el("h2", {}, `The log (${plural(message.entries.length, "action")})`),
+        el("ol", {class: "log"}, message.entries.map((entry) => el("li", {}, logLine(names(), entry.seat, entry.action, {mine: mySeat()})))));
+      break;
+    case "saved":
+      if (message.reason === "quit") {
+        leaving = true;
+        socket?.close();
+        $("status").textContent = "You left the table. The match goes on on the server: this page's link takes you back.";
+        showAnswer(el("p", {}, el("a", {href: location.href, "data-testid": "rejoin", onclick: () => location.reload()}, "Back to the table")));
+      } else {
+        showAnswer(el("p", {}, el("a", {href: message.path, download: "", "data-testid": "download-save"}, "Download the save")));
+      }
+      break;
+    default:
+      break;
+  }
 }
 
 function showResult(message) {
@@ -161,6 +253,7 @@ function welcome(message) {
   $("action-input").placeholder = example ? `an action, e.g. ${example}` : "an action";
   const watching = message.seat === null;
   $("player-controls").hidden = watching;  // spectators see no controls they cannot use
+  showCommands(message.commands ?? []);
   const unnamed = !watching && message.names[message.seat] === `seat ${message.seat}`;
   $("name-form").hidden = !unnamed;
   if (unnamed) $("name-input").value = localStorage.getItem("castell-name") ?? "";
@@ -197,8 +290,16 @@ async function onMessage(message) {
       const resolve = pendingChecks.get(message.action);
       pendingChecks.delete(message.action);
       if (resolve) resolve(message);
+      else $("message").textContent = message.ok ? `${message.action}: allowed now` : `Not allowed: ${message.message} [${message.code}]`;
       break;
     }
+    case "help":
+    case "board":
+    case "actions":
+    case "log":
+    case "saved":
+      showAnswerOf(message);
+      break;
     case "undone":
       $("message").textContent = `Took back ${message.actions} action(s).`;
       break;
@@ -222,7 +323,7 @@ function connect() {
   // Messages are handled strictly in order (loading the renderer is asynchronous).
   socket.onmessage = (event) => { queue = queue.then(() => onMessage(JSON.parse(event.data))); };
   socket.onclose = (event) => {
-    if (event.code === 4403 || event.code === 4404) return;  // a bad link: retrying will not help
+    if (leaving || event.code === 4403 || event.code === 4404) return;  // left, or a bad link
     $("status").textContent = "Connection lost — reconnecting…";
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 5000);
@@ -241,6 +342,10 @@ $("name-form").addEventListener("submit", (event) => {
   if (!name) return;
   localStorage.setItem("castell-name", name);
   send({command: "name", name});
+});
+$("check").addEventListener("click", () => {
+  const text = $("action-input").value.trim();
+  if (text) command("check", {action: text});
 });
 $("hint").addEventListener("click", () => send({command: "hint"}));
 $("undo").addEventListener("click", () => send({command: "undo"}));
