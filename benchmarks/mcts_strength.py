@@ -74,13 +74,17 @@ def export(rev: str, into: Path) -> Path:
     with tarfile.open(archive) as tar:
         tar.extractall(into / "tree", filter="data")
     tree = into / "tree"
-    # The compiled tower search is built by `pip install`, not kept in git: when `rev`'s
-    # source of it is this checkout's, its build serves both (else `rev` runs the Python
-    # search, and its rate is the slower for it).
-    source = Path("plugins") / "castell_game" / "compiled_search.pyx"
-    if (tree / source).is_file() and (tree / source).read_bytes() == (ROOT / source).read_bytes():
-        for built in (ROOT / source.parent).glob("compiled_search.*.so"):
-            shutil.copy2(built, tree / source.parent / built.name)
+    # Compiled modules are built by `pip install`, not kept in git: a module of this
+    # checkout's build serves `rev` too when `rev`'s source of it is the same (else `rev`
+    # runs that module in plain Python, and its rate is the slower for it).
+    package = Path("plugins") / "castell_game"
+    for built in (ROOT / package).glob("*.so"):
+        name = built.name.split(".")[0]
+        for suffix in (".py", ".pyx"):
+            source = package / (name + suffix)
+            theirs, ours = tree / source, ROOT / source
+            if theirs.is_file() and ours.is_file() and theirs.read_bytes() == ours.read_bytes():
+                shutil.copy2(built, tree / package / built.name)
     return tree
 
 
