@@ -4,7 +4,8 @@ A game, a variant, a bot or a front-end is written against this package (and the
 language's schema vocabulary it re-exports), never against the engine's or the runtime's
 internals, so those are free to change. `castell_dsl.hookspecs` imports only from here.
 
-- Actions: `Action`, `Rejection`, `ActionError`, `ActionSyntaxError`.
+- Actions: `Action`, `Rejection`, `ActionError`, `ActionSyntaxError`; `ActionHandler`, one
+  action kind's parse, options, count, check and apply, and `handler_table` (`handlers.py`).
 - Chance: `Rng`, `seed_state`.
 - Games: `Mechanics` (what a game family gives the compiler and the engine), `GameLogic` (what
   its actions mean), `GameContext` (what a logic may read and write of a game), `Step`.
@@ -72,6 +73,7 @@ from .frontends import (
     UndoError,
     WebAssets,
 )
+from .handlers import ActionHandler, handler_table
 from .items import COMPLETED, OPEN, TAKEN, Item, ItemsFromTable, ItemTable
 from .logic import GameContext, GameLogic, Step
 from .mechanics import Mechanics
@@ -86,6 +88,7 @@ __all__ = [
     "TAKEN",
     "Action",
     "ActionError",
+    "ActionHandler",
     "ActionSyntaxError",
     "Argument",
     "Boolean",
@@ -142,6 +145,7 @@ __all__ = [
     "decision_rng",
     "did_you_mean",
     "dispatch",
+    "handler_table",
     "seed_state",
     "shipped_dir",
     "short_repr",

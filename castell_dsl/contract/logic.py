@@ -2,8 +2,9 @@
 
 The engine owns the flow (rounds, steps, turns, per-turn limits, granted actions, chance,
 scoring, the log); a `GameLogic` owns the meaning: the initial state of its part of the game,
-its automatic steps, and for each action kind the options a player has, whether a given action
-is allowed and why not, and what it does.
+its automatic steps, and for each action kind — through that kind's `ActionHandler`
+(`handlers.py`) — how it is written, the options a player has, whether a given action is
+allowed and why not, and what it does.
 
 A logic sees the game through `GameContext`, the small part of the engine's `Game` a mechanics
 may read and write — its own data under `state["g"]`, the seeded generator, the event emitter,
@@ -15,9 +16,11 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .actions import Action, Rejection
+from .actions import Action, ActionSyntaxError, Rejection
+from .handlers import ActionHandler
 from .items import Item
 from .rng import Rng
 
@@ -40,8 +43,12 @@ class GameContext(Protocol):
     seed: int
     state: dict[str, Any]
     rng: Rng
-    #: True while the engine lists or checks an action granted by an earlier one.
-    granted: bool
+
+    @property
+    def granted(self) -> bool:
+        """True while the engine lists, checks or applies an action granted by an earlier one
+        (a free special action): read from the turn, not a flag the engine toggles."""
+        ...
 
     @property
     def round(self) -> int: ...
@@ -83,32 +90,46 @@ class GameLogic(ABC):
     def initial_state(self, game: GameContext) -> dict[str, Any]:
         """The mechanics' part of a new game's state (JSON data), before any step runs."""
 
-    @abstractmethod
+    #: The handler of each action kind (`handlers.py`): `parse`, `options`, `count_options`,
+    #: `nth_option`, `count_candidates`, `candidate`, `check` and `apply` below route each
+    #: question to the handler of its kind, so a game declares handlers and writes no
+    #: dispatch. (A logic may instead override those methods itself, as a test's toy does.)
+    handlers: Mapping[str, ActionHandler] = MappingProxyType({})
+
     def options(self, game: GameContext, player: int, kind: str, spec: Record) -> list[Action]:
         """The actions of `kind` the player may take now: a finite, useful list.
 
         For open-ended actions (any legal tower) this is a selection (e.g. the solver's best
         towers); `check` accepts every legal action, listed or not. `spec` is the action's entry
         in the turn block (its limit and parameters). `game.granted` tells whether this action
-        was granted by an earlier one (e.g. a free special action).
+        was granted by an earlier one (e.g. a free special action). [] for a kind without a
+        handler.
         """
+        handler = self.handlers.get(kind)
+        return [] if handler is None else handler.options(game, player, spec)
 
     def count_options(self, game: GameContext, player: int, kind: str, spec: Record) -> int:
         """How many actions `options` would list now, without listing them.
 
         With `nth_option` this is the counted form of the legal actions that lets
         `Game.sample_legal` draw one uniformly while building only the one it draws: a random
-        playout lists far more actions than it takes. A logic that overrides this method must
-        override `nth_option` too, and both must agree exactly with `options` (the same
-        actions in the same order); one that does not is sampled from its listing.
+        playout lists far more actions than it takes. Both must agree exactly with `options`
+        (the same actions in the same order): a handler that counts (`ActionHandler.count`)
+        builds its `nth` too; a logic with no handler that counts is sampled from its listing.
         """
-        return len(self.options(game, player, kind, spec))
+        handler = self.handlers.get(kind)
+        if handler is None:  # a logic that lists its actions itself
+            return len(self.options(game, player, kind, spec))
+        return handler.count(game, player, spec)
 
     def nth_option(
         self, game: GameContext, player: int, kind: str, spec: Record, index: int
     ) -> Action:
         """`options(game, player, kind, spec)[index]`, built alone (see `count_options`)."""
-        return self.options(game, player, kind, spec)[index]
+        handler = self.handlers.get(kind)
+        if handler is None:
+            return self.options(game, player, kind, spec)[index]
+        return handler.nth(game, player, spec, index)
 
     def count_candidates(self, game: GameContext, player: int, kind: str, spec: Record) -> int:
         """How many *candidates* `candidate` answers for now: a bound on the options that is
@@ -118,9 +139,12 @@ class GameLogic(ABC):
         and a random draw needs only the one it picks. So `Game.sample_legal` draws a
         candidate uniformly and draws again when it is not an action (rejection sampling):
         each legal action is then exactly equally likely, and only the candidates drawn are
-        confirmed. By default every option is a candidate (`count_options`), which is one
-        draw, as from the listing. A logic that overrides this must override `candidate`."""
-        return self.count_options(game, player, kind, spec)
+        confirmed. By default every option is a candidate (`ActionHandler.candidates` is its
+        `count`), which is one draw, as from the listing."""
+        handler = self.handlers.get(kind)
+        if handler is None:
+            return self.count_options(game, player, kind, spec)
+        return handler.candidates(game, player, spec)
 
     def candidate(
         self, game: GameContext, player: int, kind: str, spec: Record, index: int
@@ -129,24 +153,37 @@ class GameLogic(ABC):
         is not one now. The actions among the candidates, in index order, must be exactly
         `options(game, player, kind, spec)`, each once (`tests/speed/test_sampling.py` checks
         every position of seeded games)."""
-        return self.nth_option(game, player, kind, spec, index)
+        handler = self.handlers.get(kind)
+        if handler is None:
+            return self.nth_option(game, player, kind, spec, index)
+        return handler.candidate(game, player, spec, index)
 
-    @abstractmethod
     def check(
         self, game: GameContext, player: int, action: Action, spec: Record
     ) -> Rejection | None:
         """None if the player may take `action` now; otherwise why not."""
+        handler = self.handlers.get(action.kind)
+        if handler is None:
+            return Rejection(
+                "unknown-action", f"'{action.kind}' is not a {self.rules.game.title} action"
+            )
+        return handler.check(game, player, action, spec)
 
-    @abstractmethod
     def apply(self, game: GameContext, player: int, action: Action, spec: Record) -> str | None:
         """Carry out a checked action. Return the kind of an action it grants at once, if any."""
+        handler = self.handlers.get(action.kind)
+        return None if handler is None else handler.apply(game, player, action, spec)
 
-    @abstractmethod
     def parse(self, kind: str, text: str) -> Action:
         """Read the arguments of an action of `kind` (text after the first word).
 
-        Raise `ActionSyntaxError` with a message saying what was expected.
+        Raise `ActionSyntaxError` with a message saying what was expected (see
+        `ActionHandler.parse`; `Game.parse` turns it into the `ActionError` callers catch).
         """
+        handler = self.handlers.get(kind)
+        if handler is None:
+            raise ActionSyntaxError(f"unknown action '{kind}'")
+        return handler.parse(text.strip())
 
     @abstractmethod
     def facts(self, game: GameContext, player: int) -> dict[str, Any]:

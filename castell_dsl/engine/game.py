@@ -34,8 +34,9 @@ from ..contract import (
     Rng,
     seed_state,
 )
+from ..contract.handlers import counts_options
 from ..language.ruleset import Record, RuleSet
-from .plan import ActionPlan, plan_for
+from .plan import ActionPlan, Plan, plan_for
 
 
 def copy_data(value: Any) -> Any:
@@ -67,11 +68,24 @@ def _copy_walk(value: Any) -> Any:
 def _sampling(logic: GameLogic) -> str:
     """How `sample_legal` draws for `logic`: "listing" when it does not count its options;
     "counts" when it counts them and every candidate is an action (a listing made already
-    then serves the very same draw); "candidates" when some candidates are not actions."""
+    then serves the very same draw); "candidates" when some candidates are not actions.
+    A logic counts through its handlers (`ActionHandler.count`, `.candidates`), or by
+    overriding `GameLogic.count_options` and `.count_candidates` itself."""
     kind = type(logic)
     if kind.count_options is GameLogic.count_options:
+        counts, candidates = counts_options(logic.handlers)
+    else:
+        counts, candidates = True, kind.count_candidates is not GameLogic.count_candidates
+    if not counts:
         return "listing"
-    return "counts" if kind.count_candidates is GameLogic.count_candidates else "candidates"
+    return "candidates" if candidates else "counts"
+
+
+def _holds_turn(plan: ActionPlan, used: dict[str, int]) -> bool:
+    """The required-action rule: an action marked `required` and not taken yet this turn
+    holds the turn open while it is open (`Game._open_kinds`) and has an option; so listing,
+    sampling and checking an ending action all ask this one question."""
+    return plan.required and not used.get(plan.kind)
 
 
 def state_hash(state: dict) -> str:
@@ -111,23 +125,7 @@ class Game:
         problem = player_count_problem(rules, players)
         if problem is not None:
             raise ValueError(problem)
-        self.rules = rules
-        self.logic = logic
-        self.plan = plan_for(rules)
-        self.players = players
-        self.seed = seed
-        self.log: list[str] = []
-        self.events: list[dict] | None = [] if record_events else None
-        self.observers: list[Observer] = list(observers)
-        self.granted = False
-        self._legal: list[Action] | None = None
-        #: An action known legal in this position, as listed ones are: the one `sample_legal`
-        #: drew or `explain` just accepted, so that `apply` need not check it again.
-        self._known_legal: Action | None = None
-        #: How `sample_legal` draws: from the listing, or by counting (`_sampling`).
-        self._sampling = _sampling(logic)
-        self._result: dict | None = None
-        self.state: dict[str, Any] = {
+        state: dict[str, Any] = {
             "players": players,
             "rng": seed_state(seed),
             "phase": "start",
@@ -137,13 +135,51 @@ class Game:
             "first_player": 0,
             "g": {},
         }
-        self.rng = Rng(self.state)
+        self._set_up(rules, logic, plan_for(rules), players, seed, state, log=[],
+                     sampling=_sampling(logic), legal=None,
+                     events=[] if record_events else None, observers=list(observers))  # fmt: skip
         self.state["g"] = self.logic.initial_state(self)
         if self.plan.first_player == "random":
             self.state["first_player"] = self.rng.below(players)
         self.emit({"type": "start", "players": players, "seed": seed,
                    "first_player": self.state["first_player"]})  # fmt: skip
         self._advance()
+
+    def _set_up(
+        self,
+        rules: RuleSet,
+        logic: GameLogic,
+        plan: Plan,
+        players: int,
+        seed: int,
+        state: dict[str, Any],
+        *,
+        log: list[str],
+        sampling: str,
+        legal: list[Action] | None,
+        events: list[dict] | None = None,
+        observers: list[Observer] | None = None,
+    ) -> None:
+        """Every attribute of a game, in one place: a new game, `clone` and `copier` all set a
+        game up here (the copies without `__init__`, which would start the game anew)."""
+        self.rules = rules
+        self.logic = logic
+        self.plan = plan
+        self.players = players
+        self.seed = seed
+        self.log = log
+        self.events = events
+        self.observers = [] if observers is None else observers
+        #: The actions listed in this position, if listed (a copy shares its original's).
+        self._legal = legal
+        #: An action known legal in this position, as listed ones are: the one `sample_legal`
+        #: drew or `explain` just accepted, so that `apply` need not check it again.
+        self._known_legal: Action | None = None
+        #: How `sample_legal` draws: from the listing, or by counting (`_sampling`).
+        self._sampling = sampling
+        self._result: dict | None = None
+        self.state = state
+        self.rng = Rng(state)
 
     # ---- observing ----------------------------------------------------------------------------
     @property
@@ -158,6 +194,15 @@ class Game:
             observer(self, event)
 
     # ---- reading ------------------------------------------------------------------------------
+    @property
+    def granted(self) -> bool:
+        """True while the action at hand was granted by an earlier one (`GameContext`): while
+        a grant is pending, the engine lists, checks and applies only the granted kind, and
+        the grant is taken off the turn once its action is applied. Read from the turn, so
+        it is never a flag to set and reset around the logic's calls."""
+        turn = self.state["turn"]
+        return turn is not None and bool(turn["grants"])
+
     @property
     def round(self) -> int:
         return self.state["round"]
@@ -208,7 +253,11 @@ class Game:
         return self.plan.turns[self.state["turn"]["name"]]
 
     def parse(self, text: str) -> Action:
-        """Read an action from its text form (`move Girona`); raise `ActionError` if unreadable."""
+        """Read an action from its text form (`move Girona`); raise `ActionError` if unreadable.
+
+        The one place a game's parse errors become `ActionError`, the one exception callers
+        catch: the game's `ActionSyntaxError` as it is written, a `ValueError` from its
+        notation helpers with the kind in front."""
         words = text.strip().split(None, 1)
         if not words:
             raise ActionError(Rejection("empty", "type an action, e.g. `end`"), text)
@@ -229,6 +278,8 @@ class Game:
             return self.logic.parse(kind, rest)
         except ActionSyntaxError as exc:
             raise ActionError(Rejection("bad-syntax", str(exc)), text) from None
+        except ValueError as exc:  # a notation helper's complaint (`ActionHandler.parse`)
+            raise ActionError(Rejection("bad-syntax", f"{kind}: {exc}"), text) from None
 
     def legal_actions(self) -> list[Action]:
         """The actions the current player may take now (a finite, useful list)."""
@@ -244,11 +295,7 @@ class Game:
         if turn["grants"]:
             kind = turn["grants"][0]
             plan = self.plan.by_kind[turn["name"]][kind]
-            self.granted = True
-            try:
-                actions = self.logic.options(self, player, kind, plan.spec)
-            finally:
-                self.granted = False
+            actions = self.logic.options(self, player, kind, plan.spec)
             self._legal = actions
             return actions
         blocked = False
@@ -256,7 +303,7 @@ class Game:
         open_plans, enders = self._open_kinds(used)
         for plan in open_plans:
             options = options_of(self, player, plan.kind, plan.spec)
-            if plan.required and options and not used.get(plan.kind):
+            if options and _holds_turn(plan, used):
                 blocked = True
             actions += options
         if not blocked:
@@ -310,12 +357,8 @@ class Game:
         if turn["grants"]:
             kind = turn["grants"][0]
             spec = self.plan.by_kind[turn["name"]][kind].spec
-            self.granted = True
-            try:
-                n = logic.count_candidates(self, player, kind, spec)
-                action = self._draw(rng, player, [(kind, spec, n, False)], [])
-            finally:
-                self.granted = False
+            n = logic.count_candidates(self, player, kind, spec)
+            action = self._draw(rng, player, [(kind, spec, n, False)], [])
             self._known_legal = action
             return action
         used = turn["used"]
@@ -324,7 +367,7 @@ class Game:
         count, exact_count = logic.count_candidates, logic.count_options
         open_plans, enders = self._open_kinds(used)
         for plan in open_plans:
-            exact = plan.required and not used.get(plan.kind)
+            exact = _holds_turn(plan, used)
             n = (exact_count if exact else count)(self, player, plan.kind, plan.spec)
             if n:
                 blocked = blocked or exact
@@ -401,11 +444,7 @@ class Game:
                     "granted-action-pending",
                     f"first take the {granted} action you have just gained",
                 )
-            self.granted = True
-            try:
-                return self.logic.check(self, player, action, plan.spec)
-            finally:
-                self.granted = False
+            return self.logic.check(self, player, action, plan.spec)
         if plan.limit is not None and used.get(plan.kind, 0) >= plan.limit:
             times = "once" if plan.limit == 1 else f"{plan.limit} times"
             return Rejection("limit-reached", f"you may {plan.kind} only {times} per turn")
@@ -413,15 +452,11 @@ class Game:
             if not used.get(before):
                 return Rejection("too-early", f"{plan.kind} comes after {before}")
         if plan.ends_turn:
-            # As in `legal_actions`: a required action holds the turn open only while it may
-            # be taken now (within its limit, its `after` done) and has options.
-            for other in plans:
-                if (
-                    other.required
-                    and not used.get(other.kind)
-                    and (other.limit is None or used.get(other.kind, 0) < other.limit)
-                    and all(used.get(a) for a in other.after)
-                    and self.logic.options(self, player, other.kind, other.spec)
+            # As in `legal_actions`: a required action holds the turn open only while it is
+            # open now (`_open_kinds`) and has options.
+            for other in self._open_kinds(used)[0]:
+                if _holds_turn(other, used) and self.logic.options(
+                    self, player, other.kind, other.spec
                 ):
                     return Rejection("required-action", f"you must {other.kind} first")
             return None
@@ -455,12 +490,9 @@ class Game:
             self._advance()
             return action
         if turn["grants"]:
+            # Applied while the grant is still on the turn (`granted` reads it), then taken off.
+            grant = self.logic.apply(self, player, action, plan.spec)
             turn["grants"].pop(0)
-            self.granted = True
-            try:
-                grant = self.logic.apply(self, player, action, plan.spec)
-            finally:
-                self.granted = False
         else:
             turn["used"][plan.kind] = turn["used"].get(plan.kind, 0) + 1
             grant = self.logic.apply(self, player, action, plan.spec)
@@ -642,23 +674,11 @@ class Game:
     def clone(self, *, keep_log: bool = True) -> Game:
         """An independent copy (no events, no observers) for search: copying is cheap."""
         other = Game.__new__(Game)
-        other.rules = self.rules
-        other.logic = self.logic
-        other.plan = self.plan
-        other.players = self.players
-        other.seed = self.seed
-        other.log = list(self.log) if keep_log else []
-        other.events = None
-        other.observers = []
-        other.granted = False
         # The same position has the same legal actions (chance is drawn in steps, not in
         # listing them), and sharing the list lets the copy apply one of them unchecked.
-        other._legal = self._legal
-        other._known_legal = None
-        other._sampling = self._sampling
-        other._result = None
-        other.state = copy_data(self.state)
-        other.rng = Rng(other.state)
+        other._set_up(self.rules, self.logic, self.plan, self.players, self.seed,
+                      copy_data(self.state), log=list(self.log) if keep_log else [],
+                      sampling=self._sampling, legal=self._legal)  # fmt: skip
         return other
 
     def copier(self) -> Callable[[], Game]:
@@ -689,25 +709,13 @@ class Game:
 
         def make() -> Game:
             other = new(Game)
-            other.rules = rules
-            other.logic = logic
-            other.plan = plan
-            other.players = players
-            other.seed = seed
-            other.log = []
-            other.events = None
-            other.observers = []
-            other.granted = False
-            other._legal = legal
-            other._known_legal = None
-            other._sampling = sampling
-            other._result = None
-            other.state = state = loads(blob)
+            state = loads(blob)
             if shared:
                 copied = state["g"]
                 for key, value in shared:
                     copied[key] = value
-            other.rng = Rng(state)
+            other._set_up(rules, logic, plan, players, seed, state, log=[],
+                          sampling=sampling, legal=legal)  # fmt: skip
             return other
 
         return make

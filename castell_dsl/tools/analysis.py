@@ -56,12 +56,19 @@ def _never() -> bool:
     return False
 
 
-def analyze(path: Path, text: str, cancelled: Callable[[], bool] = _never) -> Analysis:
+def analyze(
+    path: Path,
+    text: str,
+    cancelled: Callable[[], bool] = _never,
+    loader: Callable[[Diagnostics], Loader] | None = None,
+) -> Analysis:
     """Parse, resolve and compile a document's text as the file at `path`.
 
     The text is held to the limits `castell validate` holds a file to (its size and encoding:
     E0107, E0108), so an editor cannot make the server parse a 10 MB document. `cancelled` is
-    asked between the steps; when it says so the analysis stops with `Cancelled`.
+    asked between the steps; when it says so the analysis stops with `Cancelled`. `loader`
+    makes the loader for the diagnostics (by default one on the rule path, as `castell
+    validate`'s); the web studio passes one that confines a stranger's `extends` and `include`.
     """
     path = resolve_path(path)
     diags = Diagnostics()
@@ -70,8 +77,8 @@ def analyze(path: Path, text: str, cancelled: Callable[[], bool] = _never) -> An
     tree = parse(Source(str(path), text), Diagnostics())
     if cancelled():
         raise Cancelled
-    loader = Loader(rule_path(), diags)
-    definitions = loader.load_text(text, str(path))
+    loader_used = Loader(rule_path(), diags) if loader is None else loader(diags)
+    definitions = loader_used.load_text(text, str(path))
     if cancelled():
         raise Cancelled
     rules = None
@@ -81,7 +88,7 @@ def analyze(path: Path, text: str, cancelled: Callable[[], bool] = _never) -> An
     if definitions is not None:
         kinds = schema_kinds(definitions)
     sources = dict(definitions.sources if definitions is not None else {})
-    sources.update(loader.sources)
+    sources.update(loader_used.sources)
     return Analysis(path, text, tree, diags.sorted(), definitions, rules, kinds, sources)
 
 

@@ -24,26 +24,16 @@ from ..language import syntax as s
 from ..language.diagnostics import Diagnostic, Span
 from ..language.source import MAX_FILE_BYTES, read_capped
 from .analysis import Analysis, Cancelled, analyze
+from .assist import Completion, completions, entry_key, hover_text
 from .formatter import format_text
 from .navigation import (
-    DIRECTIVES,
-    definition_hover,
     definitions_named,
-    definitions_of,
     directive_at,
     entry_path,
-    field_doc,
-    kind_doc,
-    names_of,
-    nested,
-    open_heads,
     ref_kinds,
     resolve,
-    struct_of,
-    symbol_choices,
     target_file,
     word_at,
-    words_before,
 )
 
 
@@ -272,45 +262,10 @@ def hover(ls: CastellServer, params: lsp.HoverParams) -> lsp.Hover | None:
     word = word_at(analysis.text, line, column)
     if word is None:
         return None
-    text = _hover_text(analysis, line, column, word.bare, word.quoted)
+    text = hover_text(analysis, line, column, word.bare, word.quoted)
     if text is None:
         return None
     return lsp.Hover(lsp.MarkupContent(lsp.MarkupKind.Markdown, text))
-
-
-def _hover_text(analysis: Analysis, line: int, column: int, name: str, quoted: bool) -> str | None:
-    directive = directive_at(analysis, line)
-    if quoted and directive is not None:
-        target = target_file(analysis, directive, name)
-        return f"`{directive}` → `{target}`" if target else f"no rule file `{name}` found"
-    if analysis.tree is not None:
-        path = entry_path(analysis.tree, line, column)
-        if path and _on_key(path[-1], line, column):
-            keys = [_key(e) for e in path]
-            top, field = resolve(analysis.kinds, keys)
-            if len(keys) == 1 and top is not None:
-                head = path[-1]
-                if isinstance(head, s.Override):  # what the override leaves, and whence
-                    changed = definitions_of(analysis, head.label, head.kind)
-                    texts = [definition_hover(analysis, d) for d in changed]
-                    return "\n\n".join([*texts, kind_doc(top)])
-                return kind_doc(top)
-            if field is not None:
-                return field_doc(keys[-1], field)
-    named = [definition_hover(analysis, d) for d in definitions_of(analysis, name)]
-    if named:
-        return "\n\n".join(named)
-    named_kind = analysis.kinds.get(name)
-    return kind_doc(named_kind) if named_kind is not None else None
-
-
-def _key(entry: s.Entry | s.Override) -> str:
-    return entry.key if isinstance(entry, s.Entry) else entry.kind
-
-
-def _on_key(entry: s.Entry | s.Override, line: int, column: int) -> bool:
-    span = entry.key_span if isinstance(entry, s.Entry) else entry.kind_span
-    return (span.line, span.column) <= (line, column) <= (span.end_line, span.end_column)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
@@ -329,7 +284,7 @@ def definition(ls: CastellServer, params: lsp.DefinitionParams) -> list[lsp.Loca
     wanted: tuple[str, ...] = ()
     if analysis.tree is not None:
         path = entry_path(analysis.tree, line, column)
-        wanted = ref_kinds(resolve(analysis.kinds, [_key(e) for e in path])[1])
+        wanted = ref_kinds(resolve(analysis.kinds, [entry_key(e) for e in path])[1])
     found = [
         location(analysis, entry.label_span or entry.span)
         for kind, entry in definitions_named(analysis, word.bare)
@@ -345,50 +300,26 @@ def definition(ls: CastellServer, params: lsp.DefinitionParams) -> list[lsp.Loca
 def completion(ls: CastellServer, params: lsp.CompletionParams) -> lsp.CompletionList:
     analysis = _analysis(ls, params.text_document.uri)
     line, column = from_position(analysis, params.position)
-    heads = open_heads(analysis.text, line, column)
-    before = words_before(analysis.text, line, column)
-    items: list[lsp.CompletionItem] = []
-    if not heads:
-        if not before:
-            items += [_item(d, lsp.CompletionItemKind.Keyword) for d in DIRECTIVES]
-            items += [_kind_item(k) for k in analysis.kinds.values()]
-        elif before[0] in ("override", "remove") and len(before) == 1:
-            items += [_kind_item(k) for k in analysis.kinds.values()]
-        elif before[0] in ("override", "remove"):
-            items += [_name_item(k, n) for k, n in names_of(analysis, (before[1],))]
-        return lsp.CompletionList(is_incomplete=False, items=items)
-    kind, field = resolve(analysis.kinds, heads)
-    struct = nested(field) if len(heads) > 1 else struct_of(kind)
-    fields = struct.fields if struct is not None else {}
-    if not before or (before[-1] not in fields and len(before) % 2 == 0):
-        for name, spec in fields.items():
-            item = _item(name, lsp.CompletionItemKind.Field)
-            item.detail = str(getattr(spec.type, "expects", ""))
-            item.documentation = lsp.MarkupContent(lsp.MarkupKind.Markdown, field_doc(name, spec))
-            items.append(item)
-    else:
-        value_of = fields.get(before[-1])
-        items += [_item(c, lsp.CompletionItemKind.EnumMember) for c in symbol_choices(value_of)]
-        items += [_name_item(k, n) for k, n in names_of(analysis, ref_kinds(value_of))]
+    items = [_lsp_item(c) for c in completions(analysis, line, column)]
     return lsp.CompletionList(is_incomplete=False, items=items)
 
 
-def _item(label: str, kind: lsp.CompletionItemKind) -> lsp.CompletionItem:
-    return lsp.CompletionItem(label=label, kind=kind)
+#: How each sort of completion (`assist.Completion.sort`) is shown by an LSP client.
+_SORTS = {
+    "keyword": lsp.CompletionItemKind.Keyword,
+    "kind": lsp.CompletionItemKind.Class,
+    "field": lsp.CompletionItemKind.Field,
+    "value": lsp.CompletionItemKind.EnumMember,
+    "name": lsp.CompletionItemKind.Reference,
+}
 
 
-def _kind_item(kind: object) -> lsp.CompletionItem:
-    from ..language.schema import Kind
-
-    assert isinstance(kind, Kind)
-    item = _item(kind.name, lsp.CompletionItemKind.Class)
-    item.documentation = lsp.MarkupContent(lsp.MarkupKind.Markdown, kind_doc(kind))
-    return item
-
-
-def _name_item(kind: str, name: str) -> lsp.CompletionItem:
-    item = _item(name, lsp.CompletionItemKind.Reference)
-    item.detail = kind
+def _lsp_item(found: Completion) -> lsp.CompletionItem:
+    item = lsp.CompletionItem(label=found.label, kind=_SORTS[found.sort])
+    if found.detail or found.sort == "field":
+        item.detail = found.detail
+    if found.documentation:
+        item.documentation = lsp.MarkupContent(lsp.MarkupKind.Markdown, found.documentation)
     return item
 
 

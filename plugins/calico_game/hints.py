@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from castell_dsl.contract import Action, GameContext, PlayableGame
 
 from . import goals
-from .logic import EMPTY
+from .tables import EMPTY
 
 if TYPE_CHECKING:
     from .logic import CalicoLogic
@@ -212,7 +212,9 @@ def _take(logic: CalicoLogic, game: PlayableGame, player: int, action: Action) -
         if value != EMPTY:
             continue
         trial = taken.clone(keep_log=False)
-        logic._place(trial, trial.state["g"], player, patch, cell)  # a look ahead, not a move
+        logic.placing.place(
+            trial, trial.state["g"], player, patch, cell
+        )  # a look ahead, not a move
         score = _value(logic, trial, player)
         if best is None or score > best[0]:
             best = (score, cell, _gains(logic, taken, trial, player))

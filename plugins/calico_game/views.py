@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from castell_dsl.contract import ByWidth, GameContext
 
-from .logic import EMPTY
+from .tables import EMPTY
 
 if TYPE_CHECKING:
     from rich.text import Text

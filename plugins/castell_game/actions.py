@@ -1,17 +1,17 @@
-"""Castell's action kinds, one handler each: how an action is written, which ones a player
-has, why one is refused and what it does (C-4.3 … C-4.5, C-5.6).
+"""Castell's action kinds, one handler each (the contract's `ActionHandler`): how an action
+is written, which ones a player has, why one is refused and what it does (C-4.3 … C-4.5, C-5.6).
 
-A handler keeps the four questions of its kind together, so a new action is one new class
-registered in `CastellLogic`'s table. The special action and its options are in `special.py`.
-Every handler makes its actions' canonical text itself: the log and replays depend on it.
+A handler keeps the questions of its kind together, so a new action is one new class listed
+in `CastellLogic.handlers`; the contract's `GameLogic` routes the engine's questions to it.
+The special action and its options are in `special.py`. Every handler makes its actions'
+canonical text itself: the log and replays depend on it.
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING
 
-from castell_dsl.contract import Action, ActionSyntaxError, Rejection
+from castell_dsl.contract import Action, ActionHandler, ActionSyntaxError, Rejection
 from castell_dsl.language.ruleset import Record
 
 from . import towers
@@ -25,50 +25,14 @@ if TYPE_CHECKING:
 NO_PAWN = "place your pawn first: your first move puts it anywhere"
 
 
-class Handler(ABC):
-    """One action kind: the engine's `parse`, `options`, `check` and `apply` for it."""
+class Handler(ActionHandler):
+    """A Castell action kind's handler (`ActionHandler`), reading the rule set's tables.
 
-    kind: str
+    `parse` may raise `NotationError` (a `ValueError`) from the notation helpers: the engine
+    reports it with the kind in front, as it does every game's."""
 
     def __init__(self, tables: Tables):
         self.t = tables
-
-    @abstractmethod
-    def parse(self, text: str) -> Action:
-        """The action written `text` (after the kind's word); may raise `NotationError`."""
-
-    @abstractmethod
-    def options(self, game: GameContext, player: int, spec: Record) -> list[Action]:
-        """The actions of this kind the player may take now."""
-
-    def count(self, game: GameContext, player: int, spec: Record) -> int:
-        """How many actions `options` lists (the engine's `count_options`): a handler whose
-        options cost something to build counts them without building them."""
-        return len(self.options(game, player, spec))
-
-    def nth(self, game: GameContext, player: int, spec: Record, index: int) -> Action:
-        """`options(game, player, spec)[index]` (the engine's `nth_option`)."""
-        return self.options(game, player, spec)[index]
-
-    def candidates(self, game: GameContext, player: int, spec: Record) -> int:
-        """How many candidates `candidate` answers for (the engine's `count_candidates`):
-        `count` unless confirming an option costs a search, as a tower's does."""
-        return self.count(game, player, spec)
-
-    def candidate(self, game: GameContext, player: int, spec: Record, index: int) -> Action | None:
-        """Candidate `index`, None when it is not an action now; the actions among the
-        candidates, in order, are `options` (the engine's `candidate`)."""
-        return self.nth(game, player, spec, index)
-
-    @abstractmethod
-    def check(
-        self, game: GameContext, player: int, action: Action, spec: Record
-    ) -> Rejection | None:
-        """None if the player may take `action` now; otherwise why not."""
-
-    @abstractmethod
-    def apply(self, game: GameContext, player: int, action: Action, spec: Record) -> str | None:
-        """Carry out a checked action; return the kind of an action it grants, if any."""
 
 
 class Move(Handler):

@@ -2,11 +2,11 @@
 
 The engine runs the flow (rounds, steps, turns, limits, the free special action gained from
 training); `CastellLogic` is the rule set's index tables (`tables.py`, built once per rule set)
-plus a table of action handlers by kind (`actions.py`, `special.py`) that `parse`, `options`,
-`check` and `apply` dispatch through. The automatic steps are in `steps.py`, the tower
-questions in `questions.py`, the facts and the public view in `views.py`, the bots' evaluation
-in `heuristic.py`. The state (`state["g"]`) is a few flat lists of integers so that copying it
-for search is cheap.
+plus its action handlers, one per kind (`actions.py`, `special.py`), declared in `handlers`:
+the contract's `GameLogic` routes `parse`, `options`, `check` and `apply` to them. The
+automatic steps are in `steps.py`, the tower questions in `questions.py`, the facts and the
+public view in `views.py`, the bots' evaluation in `heuristic.py`. The state (`state["g"]`)
+is a few flat lists of integers so that copying it for search is cheap.
 
 State layout (indices: regions, casteller sizes and skills in rule-file order):
     bag[size]                     castellers in the bag
@@ -33,14 +33,13 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from castell_dsl.contract import Action, ActionSyntaxError, GameLogic, ItemsFromTable, Rejection
-from castell_dsl.language.ruleset import Record, RuleSet
+from castell_dsl.contract import GameLogic, ItemsFromTable, handler_table
+from castell_dsl.language.ruleset import RuleSet
 
 from . import solver, steps, towers, views
-from .actions import Handler, Move, Recruit, Tower, Train
+from .actions import Move, Recruit, Tower, Train
 from .heuristic import evaluate, evaluate_all
 from .items import CastellItems
-from .notation import NotationError
 from .questions import TowerQuestions
 from .special import Special
 from .tables import Tables
@@ -59,15 +58,13 @@ class CastellLogic(Tables, ItemsFromTable, GameLogic):
         super().__init__(rules)
         self.questions = TowerQuestions(self)
         tower = Tower(self, self.questions)
-        handlers: list[Handler] = [
-            Move(self),
-            Recruit(self),
-            Train(self),
-            Special(self, self.questions, tower),
-            tower,
-        ]
-        #: The handler of each action kind the rule file's turn may offer.
-        self.actions: dict[str, Handler] = {h.kind: h for h in handlers}
+        #: The training handler, which the board's drawing asks what may be trained.
+        self.train = Train(self)
+        #: The handler of each action kind the rule file's turn may offer; the contract's
+        #: `GameLogic` routes the engine's questions (parse, options, check, …) to them.
+        self.handlers = handler_table(
+            Move(self), Recruit(self), self.train, Special(self, self.questions, tower), tower
+        )
         self.coverage = CastellItems(self)
         self.steps = {
             "deal": partial(steps.deal, self),
@@ -109,50 +106,6 @@ class CastellLogic(Tables, ItemsFromTable, GameLogic):
     ) -> None:
         """One festival (`steps.run_festival`), also run directly on hand-built states."""
         steps.run_festival(self, game, space, festival, numbers)
-
-    # ---- actions: dispatch by kind ------------------------------------------------------------
-    def parse(self, kind: str, text: str) -> Action:
-        handler = self.actions.get(kind)
-        if handler is None:
-            raise ActionSyntaxError(f"unknown action '{kind}'")
-        try:
-            return handler.parse(text.strip())
-        except NotationError as exc:
-            raise ActionSyntaxError(f"{kind}: {exc}") from None
-
-    def options(self, game: GameContext, player: int, kind: str, spec: Record) -> list[Action]:
-        handler = self.actions.get(kind)
-        return [] if handler is None else handler.options(game, player, spec)
-
-    def count_options(self, game: GameContext, player: int, kind: str, spec: Record) -> int:
-        handler = self.actions.get(kind)
-        return 0 if handler is None else handler.count(game, player, spec)
-
-    def nth_option(
-        self, game: GameContext, player: int, kind: str, spec: Record, index: int
-    ) -> Action:
-        return self.actions[kind].nth(game, player, spec, index)
-
-    def count_candidates(self, game: GameContext, player: int, kind: str, spec: Record) -> int:
-        handler = self.actions.get(kind)
-        return 0 if handler is None else handler.candidates(game, player, spec)
-
-    def candidate(
-        self, game: GameContext, player: int, kind: str, spec: Record, index: int
-    ) -> Action | None:
-        return self.actions[kind].candidate(game, player, spec, index)
-
-    def check(
-        self, game: GameContext, player: int, action: Action, spec: Record
-    ) -> Rejection | None:
-        handler = self.actions.get(action.kind)
-        if handler is None:
-            return Rejection("unknown-action", f"'{action.kind}' is not a Castell action")
-        return handler.check(game, player, action, spec)
-
-    def apply(self, game: GameContext, player: int, action: Action, spec: Record) -> str | None:
-        handler = self.actions.get(action.kind)
-        return None if handler is None else handler.apply(game, player, action, spec)
 
     # ---- tower questions (the library API and `castell tower`) -------------------------------
     def check_tower_dict(self, levels, ranks, needs=None, shape=None) -> dict[str, Any]:

@@ -77,7 +77,7 @@ def _wheel(logic: Any, game: Any, viewer: int | None, view: dict) -> Any:
     state = game.state["g"]
     trainable = set()
     if viewer is not None and viewer == game.current_player:
-        trainable = set(logic.actions["train"].trainable(game, viewer))
+        trainable = set(logic.train.trainable(game, viewer))
     wheel = Text("Wheel: ")
     for sector, tile in view["wheel"].items():
         style = (
@@ -179,7 +179,7 @@ def compact_board(logic: Any, game: Any, viewer: int | None) -> list[Any]:
     state = game.state["g"]
     trainable = set()
     if viewer is not None and viewer == game.current_player:
-        trainable = set(logic.actions["train"].trainable(game, viewer))
+        trainable = set(logic.train.trainable(game, viewer))
     out: list[Any] = []
     regions = Table(box=None, padding=(0, 1), pad_edge=False, header_style="bold dim")
     for column in ("region", "castellers", "pawns", "wheel", "local performances", "tok"):

@@ -10,7 +10,8 @@ performance (C-8).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from castell_dsl.contract import Action, ActionSyntaxError, Rejection
@@ -129,6 +130,16 @@ class Perform(Handler):
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class SpecialOption:
+    """One option of the special action, its three answers together: how it is written (the
+    text after its word), why it is refused, and its effect (the token is `Special`'s)."""
+
+    parse: Callable[[str], Action]
+    check: Callable[[GameContext, int, Action, Record], Rejection | None]
+    apply: Callable[[GameContext, int, Action, Record], object]
+
+
 class Special(Handler):
     """The `special` kind: a token's cost and placement around one of three options."""
 
@@ -139,6 +150,12 @@ class Special(Handler):
         self.recruit = Recruit(tables, special=True)
         self.move = Move(tables, special=True)
         self.perform = Perform(tables, questions, tower)
+        #: Each option's writing, refusal and effect, by the option's word (`action.args[0]`).
+        self.by_option: dict[str, SpecialOption] = {
+            "recruit": SpecialOption(self.recruit.parse, self._recruit_refusal, self._recruit),
+            "move": SpecialOption(self.move.parse, self._move_refusal, self._move),
+            "perform": SpecialOption(self.perform.parse, self.perform.check, self._perform),
+        }
         regions = range(len(tables.regions))
         #: The special move's targets with `move_to any`, by pawn (-1: not placed yet).
         self._any_but = {p: tuple(r for r in regions if r != p) for p in (-1, *regions)}
@@ -147,16 +164,13 @@ class Special(Handler):
         words = text.split(None, 1)
         option = words[0].lower() if words else ""
         rest = words[1] if len(words) > 1 else ""
-        if option == "recruit":
-            return self.recruit.parse(rest)
-        if option == "move":
-            return self.move.parse(rest)
-        if option == "perform":
-            return self.perform.parse(rest)
-        raise ActionSyntaxError(
-            "special takes one of: `special recruit N`, `special move REGION`, "
-            "`special perform TILE tower LEVELS`"
-        )
+        found = self.by_option.get(option)
+        if found is None:
+            raise ActionSyntaxError(
+                "special takes one of: `special recruit N`, `special move REGION`, "
+                "`special perform TILE tower LEVELS`"
+            )
+        return found.parse(rest)
 
     def options(self, game: GameContext, player: int, spec: Record) -> list[Action]:
         g = game.state["g"]
@@ -234,30 +248,39 @@ class Special(Handler):
         g = game.state["g"]
         if not game.granted and g["tokens"][player] <= 0:
             return Rejection("no-token", "you have no special action token left")
-        option = action.args[0]
-        if option == "recruit":
-            return self.recruit.refusal(g, player, action.args[1], spec.recruit_up_to)
-        if option == "move":
-            if g["pawns"][player] < 0 and not spec.places_pawn:
-                return Rejection(
-                    "no-pawn",
-                    "a special move moves a pawn on the board: place yours with `move` first",
-                )
-            return self.move.refusal(g, player, action.args[1], spec.move_to == "adjacent")
-        return self.perform.check(game, player, action, spec)
+        return self.by_option[action.args[0]].check(game, player, action, spec)
+
+    def _recruit_refusal(
+        self, game: GameContext, player: int, action: Action, spec: Record
+    ) -> Rejection | None:
+        return self.recruit.refusal(game.state["g"], player, action.args[1], spec.recruit_up_to)
+
+    def _move_refusal(
+        self, game: GameContext, player: int, action: Action, spec: Record
+    ) -> Rejection | None:
+        g = game.state["g"]
+        if g["pawns"][player] < 0 and not spec.places_pawn:
+            return Rejection(
+                "no-pawn",
+                "a special move moves a pawn on the board: place yours with `move` first",
+            )
+        return self.move.refusal(g, player, action.args[1], spec.move_to == "adjacent")
 
     def apply(self, game: GameContext, player: int, action: Action, spec: Record) -> str | None:
         g = game.state["g"]
         granted = game.granted
         if not granted:
             g["tokens"][player] -= 1
-        option = action.args[0]
-        if option == "recruit":
-            self.recruit.take(g, player, action.args[1])
-        elif option == "move":
-            g["pawns"][player] = action.args[1]
-        else:
-            self.perform.apply(game, player, action, spec)
+        self.by_option[action.args[0]].apply(game, player, action, spec)
         if not granted:
             g["lp_tokens"][g["pawns"][player]] += 1
         return None
+
+    def _recruit(self, game: GameContext, player: int, action: Action, spec: Record) -> None:
+        self.recruit.take(game.state["g"], player, action.args[1])
+
+    def _move(self, game: GameContext, player: int, action: Action, spec: Record) -> None:
+        game.state["g"]["pawns"][player] = action.args[1]
+
+    def _perform(self, game: GameContext, player: int, action: Action, spec: Record) -> None:
+        self.perform.apply(game, player, action, spec)

@@ -8,6 +8,7 @@ Routes (docs/web.md):
   `GET /api/matches/{id}/save` (once the match is over), `GET /api/matches/{id}/steps`,
   `POST /api/replay`.
 - `WS /ws/matches/{id}?token=…`: the protocol (docs/protocol.md, "Over WebSocket").
+- `/studio`, `/api/studio/…`, `/ws/studio`: the designer's studio (`studio.py`, docs/studio.md).
 
 Every request first passes `guard.Guard` (Host, Origin, security headers); every body is read
 by `guard.read_json`; every limit is in `limits.Limits` (docs/security.md, "The web server").
@@ -37,7 +38,8 @@ from .limits import Limits
 from .lobby import Lobby, catalogue
 from .matches import RATE_BURST, RATE_PER_SECOND, Connection, Refused
 from .replays import steps_of
-from .store import MatchStore
+from .store import MatchStore, SqliteStore
+from .studio import studio_routes
 
 log = logging.getLogger("castell_web")
 
@@ -62,6 +64,10 @@ def create_app(
     lobby = Lobby(store, bots, limits)
     assets = game_assets()
     sockets = {"open": 0}
+    # The studio keeps its variants in the server's database (in memory when it has none).
+    studio, analyses = studio_routes(
+        store if isinstance(store, SqliteStore) else SqliteStore(":memory:"), lobby, limits
+    )
 
     def page(name: str) -> Any:
         async def endpoint(_request: Request) -> Response:
@@ -145,7 +151,9 @@ def create_app(
             record = lobby.save(match.id)
             names = [match.label(i) for i in range(len(match.session.seats))]
             stood_in = list(match.seating.stood_in)
-        return await _steps_response(record, names, stood_in)
+            # A studio variant has no installed name: the match's own rules replay it.
+            own = match.game.rules if "studio" in match.record.rules else None
+        return await _steps_response(record, names, stood_in, own)
 
     async def upload(request: Request) -> Response:
         try:
@@ -155,12 +163,15 @@ def create_app(
         return await _steps_response(record)
 
     async def _steps_response(
-        record: Any, names: list[str] | None = None, stood_in: list[int] | None = None
+        record: Any,
+        names: list[str] | None = None,
+        stood_in: list[int] | None = None,
+        rules: Any = None,
     ) -> Response:
-        """The replay's steps; `names` and `stood_in` (which actions a stand-in played) come
-        from a match on this server, not from an uploaded file."""
+        """The replay's steps; `names`, `stood_in` (which actions a stand-in played) and
+        `rules` come from a match on this server, not from an uploaded file."""
         try:
-            found = await asyncio.to_thread(steps_of, record, names)
+            found = await asyncio.to_thread(steps_of, record, names, rules)
         except Refused as exc:
             return _error(400, str(exc))
         found["stood_in"] = stood_in or []
@@ -233,6 +244,7 @@ def create_app(
         yield
         for match in list(lobby.matches.values()):
             await match.stop()
+        await analyses.close()
         await bots.close()
 
     routes = [
@@ -249,6 +261,7 @@ def create_app(
         Route("/api/matches/{id}/steps", steps),
         Route("/api/replay", upload, methods=["POST"]),
         WebSocketRoute("/ws/matches/{id}", play_socket),
+        *studio,
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         *(
             Mount(f"/games/{name}", StaticFiles(directory=found.directory), name=f"game-{name}")
@@ -260,4 +273,5 @@ def create_app(
     app.state.rate = rate
     app.state.limits = limits
     app.state.bots = bots
+    app.state.analyses = analyses
     return Guard(app, policy or Policy.for_address("127.0.0.1"))

@@ -71,7 +71,7 @@ def _position(games: OrderedDict[str, Any], work: Work) -> Any:
     """The game of `work` at the end of its log, from the cache when the log extends it."""
     from castell_dsl.runtime.games import start_game
 
-    from .lobby import stored_rules
+    from .refusals import stored_rules
 
     game = games.pop(work.match, None)
     if game is None or tuple(game.log) != work.log[: len(game.log)]:

@@ -63,6 +63,25 @@ class Limits:
     #: offered in the lobby as `cmd:COMMAND`; no other program is ever started for the network.
     agent_commands: tuple[str, ...] = ()
 
+    # ---- the studio (docs/studio.md) ---------------------------------------------------------
+    #: Variants the studio keeps on the server; saving a new one is refused beyond this.
+    studio_variants: int = 10_000
+    #: Versions kept per variant (the oldest beyond this are dropped as new ones are saved).
+    studio_versions: int = 200
+    #: Checks of a text (diagnostics, diff, hover, completion) running at once, server-wide;
+    #: each page also waits for its check's answer before it sends the next.
+    studio_checks: int = 2
+    #: Most games one analysis may play (per rule set: the variant and its base).
+    analysis_games: int = 100
+    #: Seconds of wall time one analysis may take before its process is stopped.
+    analysis_seconds: float = 180.0
+    #: Analyses waiting to run, server-wide (more are refused: "try again later").
+    analysis_queue: int = 16
+    #: Analyses running at once, server-wide, each in its own process.
+    analysis_workers: int = 1
+    #: Finished analysis reports kept for reuse (by rules, base and settings).
+    analyses_kept: int = 500
+
     def capped_to_open_files(self) -> Limits:
         """These limits with `connections` below the process's open-file limit (each connection
         is a file descriptor; the database, workers and pipes need some too)."""

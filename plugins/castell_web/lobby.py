@@ -24,9 +24,6 @@ from castell_dsl.runtime.installed import (
     load_installed,
 )
 from castell_dsl.runtime.saves import (
-    SAVE_FORMAT,
-    SaveError,
-    rules_from_identity,
     rules_identity,
     save_record,
 )
@@ -34,14 +31,15 @@ from castell_dsl.runtime.session import HUMAN, Session
 
 from .bots import BotPool
 from .limits import Limits
-from .matches import Match, Refused, token_hash
+from .matches import Match, token_hash
+from .refusals import Refused, stored_rules
 from .seating import Seating, SeatingError, clean_clock, clean_name
 from .store import MatchStore, StoredMatch
 
 log = logging.getLogger("castell_web")
 
 #: The fields of a creation request.
-FIELDS = frozenset({"rules", "variants", "players", "seed", "names", "clock", "stand_in"})
+FIELDS = frozenset({"rules", "variants", "players", "seed", "names", "clock", "stand_in", "studio"})
 #: Longest seat entry ("you", "empty" or a bot spec, which is at most 200 characters:
 #: `runtime.bots.MAX_SPEC_CHARS`; an allowed program's `cmd:COMMAND` holds a path).
 MAX_SEAT = 200
@@ -100,16 +98,6 @@ def catalogue() -> tuple[dict[str, Any], ...]:
         first = None
     out.sort(key=lambda game: (game["rules"] != first, game["rules"]))
     return tuple(out)
-
-
-def stored_rules(identity: dict[str, Any]) -> Any:
-    """The installed rules a stored match (or a worker's `Work`) names by its rules identity,
-    by installed names only; Refused when they are not installed or changed since."""
-    fmt = SAVE_FORMAT if "content_hash" in identity else "castell-save/2"
-    try:
-        return rules_from_identity(identity, fmt, installed_only=True)
-    except SaveError as exc:
-        raise Refused(str(exc)) from None
 
 
 def load_named_rules(rules_name: Any, variants: Any) -> Any:
@@ -172,6 +160,9 @@ class Lobby:
         self.bots = bots
         self.limits = limits or Limits()
         self.matches: dict[str, Match] = {}
+        #: The studio's variants (`studio_store.Variants`), when the server has a studio:
+        #: a creation request's `studio` names one by its id.
+        self.studio: Any = None
 
     def create(self, request: Any) -> NewMatch:
         """Check a creation request and start the match (synchronous: run it in a thread)."""
@@ -181,7 +172,11 @@ class Lobby:
         if len(self.matches) >= self.limits.matches:
             raise Refused(f"this server holds {self.limits.matches:,} matches, its most")
         seating = self._seating(request, len(seats))
-        rules = load_named_rules(rules_name, variants)
+        studio = request.get("studio")
+        if studio is not None:
+            rules, studio_identity = self._studio_rules(studio, rules_name, variants)
+        else:
+            rules, studio_identity = load_named_rules(rules_name, variants), None
         low, high = rules.game.players
         if not low <= len(seats) <= high:
             title = rules.game.title + (f" ({', '.join(variants)})" if variants else "")
@@ -198,9 +193,12 @@ class Lobby:
         except (BotSpecError, ValueError) as exc:
             raise Refused(str(exc)) from None
         tokens = [secrets.token_urlsafe(24) if s == HUMAN else None for s in session.seats]
+        identity = rules_identity(rules)
+        if studio_identity is not None:
+            identity["studio"] = studio_identity
         record = StoredMatch(
             id=secrets.token_urlsafe(6),
-            rules=rules_identity(rules),
+            rules=identity,
             players=len(seats),
             seed=seed,
             seats=session.seats,
@@ -213,6 +211,20 @@ class Lobby:
             self.store.create(record)
         self.matches[record.id] = match
         return NewMatch(match, tokens)
+
+    def _studio_rules(self, studio: Any, rules_name: Any, variants: Any) -> tuple[Any, Any]:
+        """The rules of a stored studio variant named by its id (never a path or a text)."""
+        from .studio_store import StudioRefused
+
+        if self.studio is None:
+            raise Refused("this server has no studio")
+        if rules_name is not None or variants:
+            raise Refused("a match of a studio variant names no 'rules' or 'variants'")
+        try:
+            rules, identity = self.studio.rules_for_match(studio)
+        except StudioRefused as exc:
+            raise Refused(str(exc)) from None
+        return rules, identity
 
     @staticmethod
     def _seating(request: dict[str, Any], seats: int) -> Seating:

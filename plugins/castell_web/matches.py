@@ -47,6 +47,7 @@ from castell_dsl.contract import (
 from castell_dsl.contract import protocol as m
 
 from .bots import BotFailed, BotPool, BotTimeout, Work
+from .refusals import Refused
 from .seating import Seating, SeatingError, clean_name
 from .store import MatchStore, StoredMatch
 
@@ -62,10 +63,6 @@ PRESENCE_INTERVAL = 0.5
 
 def token_hash(token: str) -> str:
     return "sha256:" + hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-class Refused(Exception):
-    """A request the server will not carry out; the message says why, for people."""
 
 
 #: The server's own commands, about the people at the table (not the game): a seat's name,

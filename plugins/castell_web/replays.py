@@ -64,17 +64,25 @@ def by_names(record: Any) -> tuple[dict[str, Any], str, list[str]]:
     return {**record, "format": fmt, "rules": clean}, name, variants
 
 
-def steps_of(record: Any, names: list[str] | None = None) -> dict[str, Any]:
+def steps_of(record: Any, names: list[str] | None = None, rules: Any = None) -> dict[str, Any]:
     """The steps of a save record; `names` labels its seats (a match's players' names; by
-    default `seat N (kind)`)."""
+    default `seat N (kind)`). `rules`: the rules of a match of this server that has no
+    installed name (a studio variant's), given by the server, never by the record."""
     from castell_dsl.contract.standings import decided_by, describe
 
-    clean, name, variants = by_names(record)
-    load_named_rules(name, variants)  # installed names only: refused before anything is read
-    try:
-        game = replay(clean, verify=True, installed_only=True)
-    except SaveError as exc:
-        raise Refused(str(exc)) from None
+    if rules is None:
+        clean, name, variants = by_names(record)
+        load_named_rules(name, variants)  # installed names only: refused before anything is read
+        try:
+            game = replay(clean, verify=True, installed_only=True)
+        except SaveError as exc:
+            raise Refused(str(exc)) from None
+    else:
+        name = str(record["rules"]["name"])
+        options = record["options"]
+        game = start_game(rules, options["players"], options["seed"], record_events=False)
+        for text in record["actions"]:
+            game.apply(text)
     fresh = start_game(game.rules, game.players, game.seed, record_events=False)
     steps: list[dict[str, Any]] = [
         {"action": None, "player": None, "round": fresh.round, "view": fresh.view()}

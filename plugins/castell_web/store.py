@@ -120,6 +120,25 @@ CREATE TABLE IF NOT EXISTS quarantine (
     reason TEXT NOT NULL,
     at REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS studio_variants (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    edit_hash TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS studio_versions (
+    variant_id TEXT NOT NULL REFERENCES studio_variants(id),
+    n INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    rules_hash TEXT,
+    saved REAL NOT NULL,
+    PRIMARY KEY (variant_id, n)
+);
+CREATE TABLE IF NOT EXISTS studio_analyses (
+    key TEXT PRIMARY KEY,
+    report TEXT NOT NULL,
+    created REAL NOT NULL
+);
 """
 
 
@@ -349,3 +368,97 @@ class SqliteStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+    # ---- the studio's variants (`castell_web.studio_store`) --------------------------------------
+
+    def studio_create(self, variant_id: str, name: str, edit_hash: str) -> None:
+        with self._lock, self._db:
+            self._db.execute(
+                "INSERT INTO studio_variants VALUES (?, ?, ?, ?)",
+                (variant_id, name, edit_hash, time.time()),
+            )
+
+    def studio_count(self) -> int:
+        with self._lock:
+            (count,) = self._db.execute("SELECT COUNT(*) FROM studio_variants").fetchone()
+        return int(count)
+
+    def studio_add_version(
+        self, variant_id: str, text: str, rules_hash: str | None, keep: int
+    ) -> int:
+        """Append a version (its number); only the newest `keep` versions are kept."""
+        with self._lock, self._db:
+            self._db.execute("BEGIN")
+            (last,) = self._db.execute(
+                "SELECT COALESCE(MAX(n), 0) FROM studio_versions WHERE variant_id = ?",
+                (variant_id,),
+            ).fetchone()
+            n = int(last) + 1
+            self._db.execute(
+                "INSERT INTO studio_versions VALUES (?, ?, ?, ?, ?)",
+                (variant_id, n, text, rules_hash, time.time()),
+            )
+            self._db.execute(
+                "DELETE FROM studio_versions WHERE variant_id = ? AND n <= ?",
+                (variant_id, n - keep),
+            )
+        return n
+
+    def studio_variant(self, variant_id: str) -> tuple[str, str] | None:
+        """(name, edit token hash) of a stored variant, None if there is none."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT name, edit_hash FROM studio_variants WHERE id = ?", (variant_id,)
+            ).fetchone()
+        return None if row is None else (row[0], row[1])
+
+    def studio_rename(self, variant_id: str, name: str) -> None:
+        with self._lock, self._db:
+            self._db.execute("UPDATE studio_variants SET name = ? WHERE id = ?", (name, variant_id))
+
+    def studio_versions(self, variant_id: str) -> list[tuple[int, str | None, float]]:
+        """(number, rules hash, time saved) of each kept version, oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT n, rules_hash, saved FROM studio_versions WHERE variant_id = ? ORDER BY n",
+                (variant_id,),
+            ).fetchall()
+        return [(row[0], row[1], row[2]) for row in rows]
+
+    def studio_text(self, variant_id: str, n: int | None = None) -> tuple[int, str] | None:
+        """(number, text) of version `n` (the newest if None) of a variant."""
+        with self._lock:
+            if n is None:
+                row = self._db.execute(
+                    "SELECT n, text FROM studio_versions WHERE variant_id = ? "
+                    "ORDER BY n DESC LIMIT 1",
+                    (variant_id,),
+                ).fetchone()
+            else:
+                row = self._db.execute(
+                    "SELECT n, text FROM studio_versions WHERE variant_id = ? AND n = ?",
+                    (variant_id, n),
+                ).fetchone()
+        return None if row is None else (row[0], row[1])
+
+    def studio_analysis(self, key: str) -> str | None:
+        """A stored analysis report (its JSON text), by its key."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT report FROM studio_analyses WHERE key = ?", (key,)
+            ).fetchone()
+        return None if row is None else row[0]
+
+    def studio_keep_analysis(self, key: str, report: str, keep: int) -> None:
+        """Store a report; only the newest `keep` reports are kept."""
+        with self._lock, self._db:
+            self._db.execute("BEGIN")
+            self._db.execute(
+                "INSERT OR REPLACE INTO studio_analyses VALUES (?, ?, ?)",
+                (key, report, time.time()),
+            )
+            self._db.execute(
+                "DELETE FROM studio_analyses WHERE key NOT IN "
+                "(SELECT key FROM studio_analyses ORDER BY created DESC LIMIT ?)",
+                (keep,),
+            )

@@ -162,7 +162,7 @@ def test_k_3_1_listed_actions_are_made_once_and_parsed_text_makes_its_own(table)
     assert {a.kind for a in takes} == {"take"}
     game.invalidate()
     assert all(a is b for a, b in zip(game.legal_actions(), takes, strict=True))
-    memo = dict(game.logic._takes)
+    memo = dict(game.logic.handlers["take"]._takes)
     patch = game.logic.patch_names[table.g(game)["market"][0]]
     far = game.parse(f"take {patch}@999")
-    assert far.args[1] == 998 and game.logic._takes == memo
+    assert far.args[1] == 998 and game.logic.handlers["take"]._takes == memo

@@ -8,6 +8,7 @@ hookspecs import only the contract, and the engine and contract name no plugin p
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import castell_dsl
@@ -173,3 +174,213 @@ def _stdlib() -> set[str]:
     import sys
 
     return set(sys.stdlib_module_names)
+
+
+# ---- plugins/ ------------------------------------------------------------------------------------
+# Every package under plugins/ (games, front-ends, bots) is read the same way as the core: no
+# import circle in any of them, and a game package imports only the contract, the language and
+# itself (docs/architecture.md, "Layers and imports", says what else is allowed and why).
+
+import castell_game  # noqa: E402  (the plugins' source root is found through a game package)
+
+PLUGINS = Path(castell_game.__file__).resolve().parent.parent
+
+
+def _plugin_modules() -> dict[str, Path]:
+    """Every module of every plugin package; a compiled module counts by its `.pyx` source."""
+    out = {}
+    for package in sorted(p.parent for p in PLUGINS.glob("*/__init__.py")):
+        for path in [*package.rglob("*.py"), *package.rglob("*.pyx")]:
+            parts = path.relative_to(PLUGINS).with_suffix("").parts
+            out[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return out
+
+
+PLUGIN_MODULES = _plugin_modules()
+PLUGIN_PACKAGES = sorted({name.split(".")[0] for name in PLUGIN_MODULES})
+
+
+def _plugin_imports(name: str, path: Path) -> set[str]:
+    """What `name` imports when it runs (type-only imports left out), as module names: a
+    plugin module or package where the import names one, otherwise the imported module."""
+    found = set()
+    tree = ast.parse(_python_imports(path))
+    skipped = _type_only(tree)
+    for node in ast.walk(tree):
+        if node in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+                package = package[: len(package) - (node.level - 1)]
+                target = ".".join(package + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            named = {f"{target}.{a.name}" for a in node.names}
+            submodules = named & (PLUGIN_MODULES.keys() | MODULES.keys())
+            found.update(submodules)
+            if len(submodules) < len(node.names):
+                found.add(target)
+    return found - {name}
+
+
+def _python_imports(path: Path) -> str:
+    """A module's source, or for Cython (`.pyx`, not Python) its Python imports alone: its
+    one-line `import`/`from … import` statements (`cimport`s are C-level, resolved at build)."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix != ".pyx":
+        return text
+    statement = re.compile(r"\s*(from\s+[\w.]+\s+import\s|import\s)")
+    lines = [line.strip() for line in text.splitlines()]
+    return "\n".join(line for line in lines if statement.match(line) and "cimport" not in line)
+
+
+PLUGIN_GRAPH = {name: _plugin_imports(name, path) for name, path in PLUGIN_MODULES.items()}
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in graph.get(node, ()):
+            if nxt not in graph:
+                continue
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                circles.append(sorted(component))
+
+    for node in graph:
+        if node not in index:
+            visit(node)
+    return circles
+
+
+def test_the_circle_finder_finds_a_circle():
+    """The checks below rest on it: a circle through three modules, and a self-contained
+    chain that is not one."""
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert _circles(graph) == [["a", "b", "c"]]
+    assert _circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_every_plugin_package_is_read():
+    assert {"castell_game", "calico_game", "castell_web", "castell_terminal"} <= set(
+        PLUGIN_PACKAGES
+    )
+    assert "castell_game.tower_search" in PLUGIN_MODULES  # the compiled search, by its .py source
+
+
+def test_no_import_circle_in_any_plugin_package():
+    """K/C: every plugin package's modules import one another one way (a package's
+    `__init__` included); type-only imports never run, so they cannot form a circle."""
+    assert _circles(PLUGIN_GRAPH) == []
+
+
+def _declared_dependencies() -> set[str]:
+    """The import names of the third-party packages `pyproject.toml` declares."""
+    import tomllib
+
+    project = tomllib.loads((CORE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    names = {re.split(r"[<>=!~\[; ]", d, maxsplit=1)[0] for d in project["project"]["dependencies"]}
+    import_names = {"pyyaml": "yaml"}
+    return {import_names.get(n.lower(), n.lower().replace("-", "_")) for n in names}
+
+
+def _game_packages() -> list[str]:
+    """The plugin packages that bring a game: their `__init__` implements `register_mechanics`."""
+    return [
+        package
+        for package in PLUGIN_PACKAGES
+        if "def register_mechanics(" in (PLUGINS / package / "__init__.py").read_text("utf-8")
+    ]
+
+
+#: What a game package may import beyond the contract, the language and itself, and why.
+GAME_EXCEPTIONS = {
+    # The tower-witness cache: a leaf utility at the language's layer (bounded reads, no
+    # runtime), which the rule check uses so a proved tower need not be searched again.
+    ("castell_game.checks", "castell_dsl.cache"),
+    # `castell tower` is a command of the game's own: it loads a rule set by name and builds
+    # its logic, as the CLI does for every command.
+    ("castell_game.cli", "castell_dsl.runtime.games"),
+    ("castell_game.cli", "castell_dsl.runtime.loading"),
+    # The game's tower API (`castell_game.api`) takes a rule set or its name, and loads a
+    # name through the public API (`castell_dsl.load_rules`), as any caller would.
+    ("castell_game.arguments", "castell_dsl"),
+}
+
+
+def _game_import_problems() -> tuple[list[str], set[tuple[str, str]]]:
+    allowed_tops = set(_stdlib()) | _declared_dependencies()
+    problems = []
+    used = set()
+    for module, targets in PLUGIN_GRAPH.items():
+        package = module.split(".")[0]
+        if package not in _game_packages():
+            continue
+        for target in sorted(targets):
+            parts = target.split(".")
+            if parts[0] == package or parts[0] in allowed_tops - {"castell_dsl"}:
+                continue
+            if (
+                parts[0] == "castell_dsl"
+                and len(parts) > 1
+                and parts[1] in {"contract", "language"}
+            ):
+                continue
+            if target == "castell_dsl":
+                text = PLUGIN_MODULES[module].read_text(encoding="utf-8")
+                if "from castell_dsl import hookimpl\n" in text:
+                    continue  # the hook marker, the one name a plugin takes from the root
+            if (module, target) in GAME_EXCEPTIONS:
+                used.add((module, target))
+                continue
+            problems.append(f"{module} imports {target}")
+    return problems, used
+
+
+def test_game_packages_import_only_the_contract_the_language_and_themselves():
+    """A game is written against the contract (and the language's schema vocabulary the
+    contract re-exports): never the engine, the runtime, a front-end or another game."""
+    assert set(_game_packages()) >= {"castell_game", "calico_game"}
+    problems, used = _game_import_problems()
+    assert problems == []
+    assert used == GAME_EXCEPTIONS, "an exception no longer needed: drop it from the list"
+
+
+def test_no_plugin_imports_another_plugin_or_the_engine():
+    """Plugins meet only through the contract: a front-end never imports a game (it asks the
+    game's logic through the contract), a game never another, and none imports the engine's
+    internals."""
+    crossing = [
+        f"{module} imports {target}"
+        for module, targets in PLUGIN_GRAPH.items()
+        for target in targets
+        if (
+            target.split(".")[0] in PLUGIN_PACKAGES and target.split(".")[0] != module.split(".")[0]
+        )
+        or target.startswith("castell_dsl.engine")
+    ]
+    assert crossing == []

@@ -93,8 +93,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium, for one test module. Not for the session: Playwright's sync API keeps an
+    event loop running in the worker's thread while it is open, and the asyncio tests of
+    another module (the language server's) cannot start their own loop beside it."""
     missing = _browser_missing()
     if missing:
         if os.environ.get("CI") == "true":

@@ -1,7 +1,8 @@
 """What the Pebbles rules mean: dealing heaps, taking pebbles, and the facts scoring reads.
 
 The engine runs the flow (the rounds, one `take` per player per round, chance, scoring); this
-module says which takes are possible, why one is refused, and what it does. State layout
+module says which takes are possible, why one is refused, and what it does (the `Take`
+handler), and what the rest means (dealing, the facts scoring reads, views for people). State layout
 (`state["g"]`, plain JSON data so a game saves and replays exactly):
     heaps[h]       pebbles in heap h (heaps are named A, B, C … in that order)
     pebbles[seat]  pebbles each player has taken
@@ -14,12 +15,14 @@ from typing import Any
 
 from castell_dsl.contract import (
     Action,
+    ActionHandler,
     ActionSyntaxError,
     GameContext,
     GameLogic,
     Record,
     Rejection,
     RuleSet,
+    handler_table,
 )
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -27,39 +30,22 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 EMPTY_BONUS = 3
 
 
-class PebblesLogic(GameLogic):
-    """A Pebbles rule set's numbers, read once; the state itself lives in the game."""
+class Take(ActionHandler):
+    """The `take` action: how it is written, which takes there are, why one is refused, and
+    what it does. The logic lists it in `handlers`; the engine asks it through the logic."""
 
-    def __init__(self, rules: RuleSet):
-        self.rules = rules
-        heaps = rules.one("heaps")
-        self.count = heaps.count
-        self.low, self.high = heaps.sizes
-        # For bots and hints; the engine hands `options` and `check` the turn's own `spec`.
-        self.most = max(
-            turn.action["take"].most
-            for turn in rules.named("turn").values()
-            if "take" in turn.action
-        )
-        self.steps = {"restock": self.restock}
+    kind = "take"
 
-    def initial_state(self, game: GameContext) -> dict[str, Any]:
-        n = game.players
-        return {"heaps": [0] * self.count, "pebbles": [0] * n, "emptied": [0] * n}
+    def parse(self, text: str) -> Action:
+        words = text.upper().split()
+        if len(words) != 2 or len(words[0]) != 1 or words[0] not in LETTERS:
+            raise ActionSyntaxError("write take HEAP COUNT, e.g. take B 2")
+        if not words[1].isdigit():
+            raise ActionSyntaxError(f"'{words[1]}' is not a number of pebbles")
+        heap, n = LETTERS.index(words[0]), int(words[1])
+        return Action("take", (heap, n), f"take {words[0]} {n}")
 
-    def restock(self, game: GameContext) -> None:
-        """Deal every empty heap again, its size drawn with the game's seeded generator."""
-        heaps = game.state["g"]["heaps"]
-        dealt = {}
-        for h, size in enumerate(heaps):
-            if size == 0:
-                heaps[h] = self.low + game.rng.below(self.high - self.low + 1)
-                dealt[LETTERS[h]] = heaps[h]
-        if dealt and game.observed:
-            game.emit({"type": "restock", "heaps": dealt})
-
-    # ---- the take action ------------------------------------------------------------------
-    def options(self, game: GameContext, player: int, kind: str, spec: Record) -> list[Action]:
+    def options(self, game: GameContext, player: int, spec: Record) -> list[Action]:
         return [
             Action("take", (h, n), f"take {LETTERS[h]} {n}")
             for h, size in enumerate(game.state["g"]["heaps"])
@@ -90,14 +76,38 @@ class PebblesLogic(GameLogic):
                 game.emit({"type": "emptied", "player": player, "heap": LETTERS[heap]})
         return None
 
-    def parse(self, kind: str, text: str) -> Action:
-        words = text.upper().split()
-        if len(words) != 2 or len(words[0]) != 1 or words[0] not in LETTERS:
-            raise ActionSyntaxError("write take HEAP COUNT, e.g. take B 2")
-        if not words[1].isdigit():
-            raise ActionSyntaxError(f"'{words[1]}' is not a number of pebbles")
-        heap, n = LETTERS.index(words[0]), int(words[1])
-        return Action("take", (heap, n), f"take {words[0]} {n}")
+
+class PebblesLogic(GameLogic):
+    """A Pebbles rule set's numbers, read once; the state itself lives in the game."""
+
+    def __init__(self, rules: RuleSet):
+        self.rules = rules
+        heaps = rules.one("heaps")
+        self.count = heaps.count
+        self.low, self.high = heaps.sizes
+        # For bots and hints; the engine hands `options` and `check` the turn's own `spec`.
+        self.most = max(
+            turn.action["take"].most
+            for turn in rules.named("turn").values()
+            if "take" in turn.action
+        )
+        self.steps = {"restock": self.restock}
+        self.handlers = handler_table(Take())
+
+    def initial_state(self, game: GameContext) -> dict[str, Any]:
+        n = game.players
+        return {"heaps": [0] * self.count, "pebbles": [0] * n, "emptied": [0] * n}
+
+    def restock(self, game: GameContext) -> None:
+        """Deal every empty heap again, its size drawn with the game's seeded generator."""
+        heaps = game.state["g"]["heaps"]
+        dealt = {}
+        for h, size in enumerate(heaps):
+            if size == 0:
+                heaps[h] = self.low + game.rng.below(self.high - self.low + 1)
+                dealt[LETTERS[h]] = heaps[h]
+        if dealt and game.observed:
+            game.emit({"type": "restock", "heaps": dealt})
 
     def facts(self, game: GameContext, player: int) -> dict[str, Any]:
         g = game.state["g"]

@@ -1,0 +1,83 @@
+"""One studio analysis, in its own process: `python -m castell_web.studio_worker SERVER_PID`.
+
+It reads one JSON line (`{"text", "games", "players", "bots", "seed"}`), compiles the text
+with the studio's confined loader (`studio_text.compile_text`: installed `extends` only, no
+`include`; a text that does not compile ends here), then runs `castell analyze`'s report
+(`runtime.analysis.report.analyze`) of the variant against the installed rule set it extends.
+It writes `{"done": k, "total": n}` after each game and finally `{"report": …}` or
+`{"error": …}`, one JSON line each. The server stops it at its deadline; it exits by itself
+when the server is gone (`runtime.workers`).
+
+The analysis machinery loads rule sets by name or path, so the checked text is written to a
+file in a private temporary directory this process makes (mode 0700, named by the process,
+removed when it ends); nothing the page sends names or chooses a path.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+def run(job: dict[str, Any], emit: Any) -> dict[str, Any]:
+    """The analysis report of the job's text against its base (see the module docstring)."""
+    from castell_dsl.runtime.analysis.report import analyze
+    from castell_dsl.runtime.paired import Contender
+
+    from .studio_text import SHOWN, compile_text
+
+    compiled = compile_text(str(job["text"]))
+    if compiled.base is None:
+        raise ValueError("the text extends no installed rule set: nothing to compare with")
+    games, players = int(job["games"]), int(job["players"])
+    bots = [str(job["bots"])] * players
+    scratch = Path(tempfile.mkdtemp(prefix="castell-studio-"))
+    try:
+        file = scratch / SHOWN
+        file.write_text(str(job["text"]), encoding="utf-8")
+        subject = Contender("variant", str(file), ())
+        base = Contender(compiled.base, compiled.base, ())
+        done = [0]
+
+        def on_game() -> None:
+            done[0] += 1
+            emit({"done": done[0], "total": games})
+
+        report = analyze(
+            subject, base, players, bots, int(job.get("seed", 0)), games, 1, None, False, 0.0,
+            on_game=on_game,
+        )  # fmt: skip
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    for rule_set in report["rule_sets"]:  # the scratch file's path is nobody's business
+        if rule_set["rules"] == str(file):
+            rule_set["rules"] = SHOWN
+    return report
+
+
+def main() -> None:
+    from castell_dsl.runtime.workers import worker_initializer
+
+    worker_initializer(int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else None)
+    out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+
+    def emit(message: dict[str, Any]) -> None:
+        out.write(json.dumps(message) + "\n")
+        out.flush()
+
+    try:
+        job = json.loads(sys.stdin.readline() or "{}")
+        emit({"report": run(job, emit)})
+    except Exception as exc:  # told to the page in one line; the process ends
+        emit({"error": f"{exc}"[:500]})
+
+
+if __name__ == "__main__":
+    main()
