@@ -7,10 +7,13 @@ make the same choices (`--check` verifies it on the benchmark positions) — so 
 thinking time the faster one simply searches more. The previous version is taken from git
 (`git archive REV`) into a temporary directory and its iterations per second measured there,
 in a process of its own, on the same positions as this version's (`run.mcts_positions`).
-Then 2-player Castell games are played, seats alternating, between this version thinking
-`--time` seconds a move and the search limited to the iterations the previous version makes
-in that time: the previous version at equal time. Prints the win rate of this version with
-a 95% Wilson interval (a shared win counts half).
+Then 2-player Castell games are played, seats alternating, between this version and the
+previous one, each limited to the iterations its probe makes in `--time` seconds of CPU time:
+both at equal thinking time, measured the same way in the same run, which other processes'
+load barely moves. (With `--wall` this version thinks `--time` seconds of the wall clock
+instead, its own deadline, as a game's bot does; on a busy machine that leaves it a fraction
+of the iterations the previous version's CPU-time rate grants it.) Prints the win rate of this
+version with a 95% Wilson interval (a shared win counts half).
 
 With `--changed` the search itself differs between the versions (the same iterations no
 longer make the same choices), so the previous version's own `MCTSBot` plays: its
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -69,7 +73,19 @@ def export(rev: str, into: Path) -> Path:
         subprocess.run(["git", "archive", rev], check=True, stdout=handle, cwd=ROOT)
     with tarfile.open(archive) as tar:
         tar.extractall(into / "tree", filter="data")
-    return into / "tree"
+    tree = into / "tree"
+    # Compiled modules are built by `pip install`, not kept in git: a module of this
+    # checkout's build serves `rev` too when `rev`'s source of it is the same (else `rev`
+    # runs that module in plain Python, and its rate is the slower for it).
+    package = Path("plugins") / "castell_game"
+    for built in (ROOT / package).glob("*.so"):
+        name = built.name.split(".")[0]
+        for suffix in (".py", ".pyx"):
+            source = package / (name + suffix)
+            theirs, ours = tree / source, ROOT / source
+            if theirs.is_file() and ours.is_file() and theirs.read_bytes() == ours.read_bytes():
+                shutil.copy2(built, tree / package / built.name)
+    return tree
 
 
 def _match_game(job: tuple[str, float, int, int]) -> float:
@@ -123,6 +139,11 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=15, help="positions for the rates")
     parser.add_argument("--seed", type=int, default=5000)
     parser.add_argument("--check", action="store_true", help="also compare the choices")
+    parser.add_argument(
+        "--wall",
+        action="store_true",
+        help="this version thinks --time seconds of the wall clock (not its CPU-time rate)",
+    )
     parser.add_argument("--json", dest="json_path")
     parser.add_argument(
         "--changed", action="store_true", help="the search differs: play the previous MCTS"
@@ -163,7 +184,10 @@ def main() -> int:
         print("the two versions choose differently at 200 iterations a move")
         return 1
     old_iterations = max(1, round(old["rate"] * args.time))
-    mine = f"mcts:time={args.time}"  # `time` alone: as many iterations as fit
+    new_iterations = max(1, round(new["rate"] * args.time))
+    # With --wall, `time` alone: as many iterations as fit in the wall-clock time; else the
+    # iterations this version's probe makes in `time` CPU seconds.
+    mine = f"mcts:time={args.time}" if args.wall else f"mcts:iterations={new_iterations}"
     theirs = f"mcts:iterations={old_iterations}"
     wins = 0.0
     half = args.games // 2
@@ -183,6 +207,8 @@ def main() -> int:
         "previous_iterations_per_s": round(old["rate"]),
         "iterations_per_s": round(new["rate"]),
         "previous_iterations_per_move": old_iterations,
+        "iterations_per_move": None if args.wall else new_iterations,
+        "clock": "wall" if args.wall else "cpu",
         "same_choices_at_equal_iterations": same,
         "games": args.games,
         "win_rate": round(wins / args.games, 3),
@@ -192,7 +218,9 @@ def main() -> int:
     print(
         f"MCTS {new['rate']:,.0f} it/s vs {args.previous} {old['rate']:,.0f} it/s "
         f"(same choices at equal iterations: {same}); at {args.time} s a move the previous "
-        f"version makes {old_iterations} iterations. This version's win rate over "
+        f"version makes {old_iterations} iterations"
+        + ("" if args.wall else f", this one {new_iterations}")
+        + ". This version's win rate over "
         f"{args.games} 2-player games: {wins / args.games:.1%} (95% {low:.1%}-{high:.1%})"
     )
     if args.json_path:

@@ -81,6 +81,10 @@ class GameLogic(ABC):
     rules: RuleSet
     #: Automatic steps by name.
     steps: Mapping[str, Step]
+    #: Keys of the mechanics' state (`state["g"]`) whose values no action or step changes in
+    #: place once the game has started (a step may still replace one whole): the copies a
+    #: search makes of a position (`Game.copier`) share them instead of copying them.
+    shared_state: tuple[str, ...] = ()
 
     @abstractmethod
     def initial_state(self, game: GameContext) -> dict[str, Any]:

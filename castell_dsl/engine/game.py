@@ -688,9 +688,19 @@ class Game:
         would make it: the state is serialised once, here, and each copy only reads it back
         (a search copies one position many times — every child of a node, or the root in
         every iteration — so this halves its copying). Copies reflect the position as it is
-        now: edit or advance this game and the maker still makes the old position."""
+        now: edit or advance this game and the maker still makes the old position.
+
+        The parts of the mechanics' state the logic declares unchanging (`GameLogic.
+        shared_state`, e.g. Castell's calendar) are not serialised: each copy holds the very
+        same objects, put back in their places (so the keys keep their order)."""
+        state = self.state
+        g = state["g"]
+        shared = [(key, g[key]) for key in self.logic.shared_state if key in g]
+        if shared:  # serialise a shallow copy without them (this game is left as it is)
+            g = {**g, **{key: None for key, _value in shared}}
+            state = {**state, "g": g}
         try:
-            blob = marshal.dumps(self.state, FLAT)
+            blob = marshal.dumps(state, FLAT)
         except ValueError:
             return lambda: self.clone(keep_log=False)
         loads = marshal.loads
@@ -701,7 +711,12 @@ class Game:
 
         def make() -> Game:
             other = new(Game)
-            other._set_up(rules, logic, plan, players, seed, loads(blob), log=[],
+            state = loads(blob)
+            if shared:
+                copied = state["g"]
+                for key, value in shared:
+                    copied[key] = value
+            other._set_up(rules, logic, plan, players, seed, state, log=[],
                           sampling=sampling, legal=legal)  # fmt: skip
             return other
 

@@ -122,10 +122,23 @@ def _keep(memo: dict, key: object, value: T) -> T:
     return value
 
 
+#: The last `near_calendar` answer: (calendar, round, spaces). The calendar never changes
+#: once dealt (`CastellLogic.shared_state`), and a search's copies share it, so most calls
+#: ask about the very same list; the cache holds the list itself, so no other can take its id.
+_near: tuple[list, int, list] | None = None
+
+
 def near_calendar(calendar: list, rnd: int) -> list:
     """The calendar spaces `position_value` reads, this round's and the next: a smaller memo
-    key than the whole calendar, for the same values."""
-    return [space for space in calendar if rnd <= space[0] <= rnd + 1]
+    key than the whole calendar, for the same values. (The list returned may be shared:
+    read it, do not change it.)"""
+    global _near
+    cached = _near
+    if cached is not None and cached[0] is calendar and cached[1] == rnd:
+        return cached[2]
+    spaces = [space for space in calendar if rnd <= space[0] <= rnd + 1]
+    _near = (calendar, rnd, spaces)
+    return spaces
 
 
 def position_value(t: Tables, game: GameContext, player: int) -> float:

@@ -51,6 +51,9 @@ if TYPE_CHECKING:
 class CastellLogic(Tables, ItemsFromTable, GameLogic):
     """A rule set's tables, its tower questions and its action handlers."""
 
+    #: The calendar is dealt at the start and never changes (C-3): copies share it.
+    shared_state = ("calendar",)
+
     def __init__(self, rules: RuleSet):
         super().__init__(rules)
         self.questions = TowerQuestions(self)
