@@ -106,3 +106,42 @@ def _random_moves_then_round_trip(rules, players: int, seed: int, moves: int):
 @pytest.fixture(scope="session")
 def round_trip():
     return _random_moves_then_round_trip
+
+
+#: Whole modules in the slow tier, with why: they drive a browser or a terminal, start a
+#: process per test, or search exhaustively. The README's test command (and CI) runs them;
+#: `pytest -m "not slow"` leaves them out for a quick loop (tests/test_slow_tier.py keeps this
+#: list honest: every entry names a module that exists).
+SLOW_MODULES = {
+    "web/test_pages.py": "Chromium at three widths, axe",
+    "web/test_browser.py": "Chromium plays whole games",
+    "web/test_studio_browser.py": "Chromium drives the studio",
+    "web/test_web_budget.py": "slow bots, sockets held open",
+    "terminal/test_tmux_80x24.py": "a tmux terminal per test",
+    "tools/test_lsp.py": "the language server as a process per test",
+    "cli/test_agents.py": "programs as seats: a process per decision",
+    "security/test_cli_boundary.py": "a castell process per bad argument",
+    "security/test_corpus.py": "the hostile corpus through every reader",
+    "security/test_limits.py": "inputs at the size caps",
+    "language/test_hostile_input.py": "files of megabytes",
+    "tools/test_fmt_characters.py": "the full character range, many examples",
+    "castell/test_solver.py": "brute force against the solver",
+    "rl/test_codec.py": "every legal action of whole games",
+    "rl/test_openspiel.py": "OpenSpiel's own test games",
+    "rl/test_tracking.py": "random positions of both games, reference-encoded",
+    "web/test_seats.py": "servers with clocks of seconds, restarts",
+    "web/test_web_boundary.py": "hypothesis bodies for every route",
+    "web/test_studio.py": "analyses in worker processes",
+    "web/test_protocol.py": "whole games over WebSockets",
+    "tools/test_fmt_properties.py": "formatting generated files, many examples",
+    "tools/test_lsp_hostile.py": "broken frames to language server processes",
+    "authoring/test_compare.py": "paired batches of games",
+}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        relative = Path(str(item.fspath)).relative_to(here).as_posix()
+        if relative in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
