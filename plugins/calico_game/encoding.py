@@ -16,14 +16,14 @@ from .views import cats_view, cell_view, market_view, public_view, quilt_view, s
 if TYPE_CHECKING:
     from castell_dsl.contract import GameContext
 
-    from .logic import CalicoLogic
+    from .tables import CalicoTables
 
 #: The per-seat lists of the state `views.seat_view` reads (`g[name][seat]`): flat lists of
 #: numbers, or a number.
 SEAT_STATE = ("boards", "hands", "goals", "revealed", "quilts", "tokens", "buttons", "rainbows")
 
 
-def tracked_view(logic: CalicoLogic, game: GameContext, memo: dict[Any, Any]) -> dict[str, Any]:
+def tracked_view(logic: CalicoTables, game: GameContext, memo: dict[Any, Any]) -> dict[str, Any]:
     """`public_view`, its seats, cats and quilt shape memoised in `memo`."""
     g = game.state["g"]
     parts = memo.setdefault("seats", [None] * game.players)
@@ -46,7 +46,7 @@ def tracked_view(logic: CalicoLogic, game: GameContext, memo: dict[Any, Any]) ->
     return public_view(logic, game, seats, cats=cats[2], quilt=quilt, market=market[1])
 
 
-def _cells(logic: CalicoLogic, g: dict, p: int, memo: dict[Any, Any]) -> list[dict[str, Any]]:
+def _cells(logic: CalicoTables, g: dict, p: int, memo: dict[Any, Any]) -> list[dict[str, Any]]:
     """Seat `p`'s hexes, each memoised with what `cell_view` reads of it: a placement changes
     one hex, and the others stay the same objects."""
     quilt, tokens, buttons, goals = g["quilts"][p], g["tokens"][p], g["buttons"][p], g["goals"][p]

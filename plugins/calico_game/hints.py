@@ -21,7 +21,7 @@ from . import goals
 from .tables import EMPTY
 
 if TYPE_CHECKING:
-    from .logic import CalicoLogic
+    from .tables import CalicoTables
 
 #: How many suggestions `hint` shows.
 SHOWN = 3
@@ -45,7 +45,7 @@ class Suggestion:
 
 
 def suggestions(
-    logic: CalicoLogic, game: PlayableGame, player: int, count: int = SHOWN
+    logic: CalicoTables, game: PlayableGame, player: int, count: int = SHOWN
 ) -> list[Suggestion]:
     """The best `count` moves for `player` now, best first (empty when it is not their turn)."""
     if game.is_over() or game.current_player != player:
@@ -74,7 +74,7 @@ def suggestions(
     return takes[:count]
 
 
-def hint_lines(logic: CalicoLogic, game: PlayableGame, player: int) -> list[str]:
+def hint_lines(logic: CalicoTables, game: PlayableGame, player: int) -> list[str]:
     """`suggestions` as numbered lines, or a sentence saying why there are none now."""
     if game.is_over():
         return ["The game is over."]
@@ -86,7 +86,7 @@ def hint_lines(logic: CalicoLogic, game: PlayableGame, player: int) -> list[str]
 # ---- evaluation ---------------------------------------------------------------------------------
 
 
-def _outlook(logic: CalicoLogic, g: dict, player: int) -> float:
+def _outlook(logic: CalicoTables, g: dict, player: int) -> float:
     """Design goals not yet surrounded that can still be met: GOAL_OUTLOOK of the points of
     the best way still open, in proportion to how many of the six neighbours are filled."""
     if logic.goals_face_down:
@@ -100,17 +100,17 @@ def _outlook(logic: CalicoLogic, g: dict, player: int) -> float:
     return total
 
 
-def _value(logic: CalicoLogic, game: GameContext, player: int) -> float:
+def _value(logic: CalicoTables, game: GameContext, player: int) -> float:
     """What a position is worth to the player: score, heuristic progress, goal outlook."""
     return logic.heuristic(game, player) + _outlook(logic, game.state["g"], player)
 
 
-def _goal_points(logic: CalicoLogic, goal: int, ways: int) -> int:
+def _goal_points(logic: CalicoTables, goal: int, ways: int) -> int:
     record = logic.rules.named("goal")[logic.goal_names[goal]]
     return (0, record.one_way, record.both_ways)[ways]
 
 
-def _goal_ways(logic: CalicoLogic, g: dict, player: int) -> list[tuple[int, int, tuple[str, ...]]]:
+def _goal_ways(logic: CalicoTables, g: dict, player: int) -> list[tuple[int, int, tuple[str, ...]]]:
     """Per placed design goal: its space, the goal, and the ways ("colour", "pattern") it can
     still be met given the neighbours placed so far (K-4.1, K-4.2)."""
     quilt = g["quilts"][player]
@@ -132,7 +132,7 @@ def _counts(kinds: Iterable[int]) -> tuple[int, ...]:
     return tuple(sorted(Counter(kinds).values(), reverse=True))
 
 
-def _gains(logic: CalicoLogic, before: GameContext, after: GameContext, player: int) -> list[str]:
+def _gains(logic: CalicoTables, before: GameContext, after: GameContext, player: int) -> list[str]:
     """What the move earned, from the facts the scoring reads: cats, buttons, goals."""
     reasons = []
     was, now = logic.facts(before, player), logic.facts(after, player)
@@ -150,7 +150,7 @@ def _gains(logic: CalicoLogic, before: GameContext, after: GameContext, player: 
 
 
 def _goal_notes(
-    logic: CalicoLogic, before: GameContext, after: GameContext, player: int, cell: int
+    logic: CalicoTables, before: GameContext, after: GameContext, player: int, cell: int
 ) -> list[str]:
     """For design goals around the hex just filled and not yet surrounded: which ways remain."""
     if logic.goals_face_down:
@@ -174,7 +174,7 @@ def _goal_notes(
 
 
 def _placement(
-    logic: CalicoLogic, game: PlayableGame, player: int, action: Action
+    logic: CalicoTables, game: PlayableGame, player: int, action: Action
 ) -> tuple[Suggestion, PlayableGame]:
     """A legal placement tried through the engine; the suggestion and the game after it."""
     placed = game.clone(keep_log=False)
@@ -189,7 +189,7 @@ def _placement(
     return Suggestion((action,), value, (head, *notes)), placed
 
 
-def _best_take(logic: CalicoLogic, placed: PlayableGame, player: int) -> Suggestion | None:
+def _best_take(logic: CalicoTables, placed: PlayableGame, player: int) -> Suggestion | None:
     """After a placement, the market patch whose best placement next turn is worth most."""
     if placed.is_over() or placed.current_player != player:
         return None  # the placement filled the quilt: no market step (K-3.4)
@@ -201,7 +201,7 @@ def _best_take(logic: CalicoLogic, placed: PlayableGame, player: int) -> Suggest
     return found[0]
 
 
-def _take(logic: CalicoLogic, game: PlayableGame, player: int, action: Action) -> Suggestion:
+def _take(logic: CalicoTables, game: PlayableGame, player: int, action: Action) -> Suggestion:
     """A legal take, valued by the best hex for the taken patch on the quilt as it stands."""
     taken = game.clone(keep_log=False)
     taken.apply(action)
@@ -230,7 +230,7 @@ def _take(logic: CalicoLogic, game: PlayableGame, player: int, action: Action) -
 
 
 def _goal_suggestions(
-    logic: CalicoLogic, game: PlayableGame, player: int, legal: list[Action]
+    logic: CalicoTables, game: PlayableGame, player: int, legal: list[Action]
 ) -> list[Suggestion]:
     """Goal arrangements (K-2.2) valued by the goal outlook of the patches already around the
     goal spaces; when none are, every arrangement is as good and one line says so."""

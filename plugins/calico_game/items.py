@@ -22,13 +22,13 @@ from castell_dsl.contract import COMPLETED, OPEN, TAKEN, Action, Item
 if TYPE_CHECKING:
     from castell_dsl.contract import GameContext
 
-    from .logic import CalicoLogic
+    from .tables import CalicoTables
 
 
 class CalicoItems:
     """The item table of one rule set, and the readings of a position against it."""
 
-    def __init__(self, logic: CalicoLogic):
+    def __init__(self, logic: CalicoTables):
         self.logic = logic
         items: list[Item] = []
 

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any
 from castell_dsl.contract import GameContext, Record
 
 if TYPE_CHECKING:
-    from .logic import CalicoLogic
+    from .tables import CalicoTables
 
 
-def measures(logic: CalicoLogic, game: GameContext, player: int) -> dict[str, int]:
+def measures(logic: CalicoTables, game: GameContext, player: int) -> dict[str, int]:
     """What every objective name measures for one player now."""
     g = game.state["g"]
     facts = logic.facts(game, player)
@@ -58,7 +58,7 @@ def needed(scenario: Record, name: str, cats_in_play: int) -> int:
     return objective.at_least
 
 
-def scenario_report(logic: CalicoLogic, game: GameContext, scenario: Record) -> dict[str, Any]:
+def scenario_report(logic: CalicoTables, game: GameContext, scenario: Record) -> dict[str, Any]:
     """Per player, each objective with what it needs, what was reached, and whether it was
     met; a player passes the scenario by meeting all of them (K-8.4)."""
     players = []

@@ -12,7 +12,9 @@ See `logic.py` for the state layout (`state["g"]`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, Protocol
 
 from castell_dsl.contract import GameContext, Record, RuleSet
 
@@ -25,8 +27,22 @@ EMPTY = -1
 GOAL_SPACE = -2
 
 
+class Placing(Protocol):
+    """The placing handler (`actions.Place`), as the hints try it on copies of a game."""
+
+    def place(self, game: GameContext, g: dict, player: int, patch: int, cell: int) -> None: ...
+
+
 class CalicoTables:
     """A Calico rule set's index tables and the quilt questions asked of them."""
+
+    # What the logic built on these tables (`CalicoLogic`) adds and the views, hints and
+    # scenarios read of it, declared here so that those modules need not import the logic,
+    # not even for its type: the package's imports form no circle.
+    placing: Placing
+    facts: Callable[[GameContext, int], dict[str, Any]]
+    report: Callable[[GameContext], dict[str, Any]]
+    heuristic: Callable[[GameContext, int], float]
 
     def __init__(self, rules: RuleSet):
         self.rules = rules

@@ -16,17 +16,17 @@ from .tables import EMPTY
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from .logic import CalicoLogic
+    from .tables import CalicoTables
 
 
-def _patch(logic: CalicoLogic, patch: int) -> dict[str, str]:
+def _patch(logic: CalicoTables, patch: int) -> dict[str, str]:
     return {
         "colour": logic.colours[logic.colour_of[patch]],
         "pattern": logic.patterns[logic.pattern_of[patch]],
     }
 
 
-def _cat(logic: CalicoLogic, g: dict, cat: int) -> dict[str, Any]:
+def _cat(logic: CalicoTables, g: dict, cat: int) -> dict[str, Any]:
     record = logic.rules.named("cat")[logic.cat_names[cat]]
     out: dict[str, Any] = {"name": record.name, "points": record.points, "dots": record.dots}
     if record.group is not None:
@@ -37,11 +37,11 @@ def _cat(logic: CalicoLogic, g: dict, cat: int) -> dict[str, Any]:
     return out
 
 
-def _cells(logic: CalicoLogic, g: dict, player: int) -> list[dict[str, Any]]:
+def _cells(logic: CalicoTables, g: dict, player: int) -> list[dict[str, Any]]:
     return [cell_view(logic, g, player, cell) for cell in range(len(g["quilts"][player]))]
 
 
-def cell_view(logic: CalicoLogic, g: dict, player: int, cell: int) -> dict[str, Any]:
+def cell_view(logic: CalicoTables, g: dict, player: int, cell: int) -> dict[str, Any]:
     """One hex of a quilt: its place, and its patch, cat token and button, or its design goal
     (reads `quilts`, `tokens`, `buttons` at that cell and the seat's `goals`)."""
     value = g["quilts"][player][cell]
@@ -66,7 +66,7 @@ def cell_view(logic: CalicoLogic, g: dict, player: int, cell: int) -> dict[str, 
 
 
 def public_view(
-    logic: CalicoLogic,
+    logic: CalicoTables,
     game: GameContext,
     seats: list[dict[str, Any]] | None = None,
     *,
@@ -91,7 +91,7 @@ def public_view(
     }
 
 
-def quilt_view(logic: CalicoLogic) -> dict[str, Any]:
+def quilt_view(logic: CalicoTables) -> dict[str, Any]:
     """The quilt's shape: columns, rows and the design-goal spaces (the rule set's)."""
     return {
         "columns": logic.columns,
@@ -100,18 +100,18 @@ def quilt_view(logic: CalicoLogic) -> dict[str, Any]:
     }
 
 
-def market_view(logic: CalicoLogic, g: dict) -> list[dict[str, Any]]:
+def market_view(logic: CalicoTables, g: dict) -> list[dict[str, Any]]:
     """The market's patches, by slot."""
     return [{"slot": i + 1, **_patch(logic, x)} for i, x in enumerate(g["market"])]
 
 
-def cats_view(logic: CalicoLogic, g: dict) -> list[dict[str, Any]]:
+def cats_view(logic: CalicoTables, g: dict) -> list[dict[str, Any]]:
     """The cats in play, each with the patterns it is on."""
     return [_cat(logic, g, c) for c in g["cats"]]
 
 
 def seat_view(
-    logic: CalicoLogic, game: GameContext, p: int, cells: list[dict[str, Any]] | None = None
+    logic: CalicoTables, game: GameContext, p: int, cells: list[dict[str, Any]] | None = None
 ) -> dict[str, Any]:
     """One seat's part of the public view: its board, hand, goals, quilt and what it scored
     (`cells`: the quilt's hexes when the caller has them, equal to `_cells`')."""
@@ -139,7 +139,7 @@ def seat_view(
 # ---- the terminal drawing -----------------------------------------------------------------------
 
 
-def _patch_text(logic: CalicoLogic, patch: int, token: bool = False, button: bool = False) -> Text:
+def _patch_text(logic: CalicoTables, patch: int, token: bool = False, button: bool = False) -> Text:
     """A patch as four styled characters: cat-token mark, colour letter, pattern letter,
     button mark."""
     from rich.text import Text
@@ -150,7 +150,7 @@ def _patch_text(logic: CalicoLogic, patch: int, token: bool = False, button: boo
     return Text(body, style=colour.style)
 
 
-def quilt_text(logic: CalicoLogic, g: dict, player: int) -> Text:
+def quilt_text(logic: CalicoTables, g: dict, player: int) -> Text:
     """One quilt as rows of four-character hexes, odd rows indented by half a hex."""
     from rich.text import Text
 
@@ -175,7 +175,7 @@ def quilt_text(logic: CalicoLogic, g: dict, player: int) -> Text:
     return text
 
 
-def _legend(logic: CalicoLogic) -> Text:
+def _legend(logic: CalicoTables) -> Text:
     from rich.text import Text
 
     text = Text("colours ", style="dim")
@@ -204,7 +204,7 @@ OBJECTIVE_WORDS = {
 }
 
 
-def scenario_lines(logic: CalicoLogic, game: GameContext, player: int) -> Text | None:
+def scenario_lines(logic: CalicoTables, game: GameContext, player: int) -> Text | None:
     """The scenario's objectives (K-8.4) with the player's progress: `score 12/58`, met ones
     ticked; None when the game is not a scenario."""
     from rich.text import Text
@@ -228,7 +228,7 @@ def scenario_lines(logic: CalicoLogic, game: GameContext, player: int) -> Text |
     return text
 
 
-def render(logic: CalicoLogic, game: GameContext, viewer: int | None) -> list[Any]:
+def render(logic: CalicoTables, game: GameContext, viewer: int | None) -> list[Any]:
     """The table as one renderable that lays itself out for the width it is given: every
     quilt in its panel on a wide screen; on 80 columns the cats, the market, the viewer's
     quilt beside its details and a line for each other seat."""
@@ -241,7 +241,7 @@ def render(logic: CalicoLogic, game: GameContext, viewer: int | None) -> list[An
     ]
 
 
-def _head(logic: CalicoLogic, game: GameContext, view: dict, compact: bool = False) -> Text:
+def _head(logic: CalicoTables, game: GameContext, view: dict, compact: bool = False) -> Text:
     from rich.text import Text
 
     g = game.state["g"]
@@ -262,7 +262,7 @@ def _head(logic: CalicoLogic, game: GameContext, view: dict, compact: bool = Fal
     return head
 
 
-def _details(logic: CalicoLogic, game: GameContext, p: int, info: dict) -> Text:
+def _details(logic: CalicoTables, game: GameContext, p: int, info: dict) -> Text:
     """A seat's hand, design goals (met or not), cats, buttons and score now."""
     from rich.text import Text
 
@@ -301,7 +301,7 @@ def _title(game: GameContext, p: int, info: dict, viewer: int | None) -> str:
     return f"seat {p}{you}: {info['board']} board{turn}"
 
 
-def full_board(logic: CalicoLogic, game: GameContext, viewer: int | None) -> list[Any]:
+def full_board(logic: CalicoTables, game: GameContext, viewer: int | None) -> list[Any]:
     """Cats, market, then each player's quilt, hand, design goals, tokens and buttons (and
     the scenario's objectives), and a legend."""
     from rich.console import Group
@@ -321,7 +321,7 @@ def full_board(logic: CalicoLogic, game: GameContext, viewer: int | None) -> lis
     return out
 
 
-def compact_board(logic: CalicoLogic, game: GameContext, viewer: int | None) -> list[Any]:
+def compact_board(logic: CalicoTables, game: GameContext, viewer: int | None) -> list[Any]:
     """For 80 columns: cats and market, the viewer's quilt (else the player to move) with its
     details beside it, the scenario's objectives, a line for every other seat, a short
     legend."""
@@ -369,7 +369,7 @@ def compact_board(logic: CalicoLogic, game: GameContext, viewer: int | None) -> 
 # ---- heuristic ------------------------------------------------------------------------------
 
 
-def progress(logic: CalicoLogic, g: dict, player: int) -> float:
+def progress(logic: CalicoTables, g: dict, player: int) -> float:
     """Half the points of buttons and group cats, in proportion to how far buttonless,
     tokenless groups with room to grow have come towards them."""
     quilt = g["quilts"][player]

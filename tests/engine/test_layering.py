@@ -200,12 +200,13 @@ PLUGIN_MODULES = _plugin_modules()
 PLUGIN_PACKAGES = sorted({name.split(".")[0] for name in PLUGIN_MODULES})
 
 
-def _plugin_imports(name: str, path: Path) -> set[str]:
-    """What `name` imports when it runs (type-only imports left out), as module names: a
-    plugin module or package where the import names one, otherwise the imported module."""
+def _plugin_imports(name: str, path: Path, *, types_too: bool = False) -> set[str]:
+    """What `name` imports when it runs (type-only imports left out unless `types_too`), as
+    module names: a plugin module or package where the import names one, otherwise the
+    imported module."""
     found = set()
     tree = ast.parse(_python_imports(path))
-    skipped = _type_only(tree)
+    skipped = set() if types_too else _type_only(tree)
     for node in ast.walk(tree):
         if node in skipped:
             continue
@@ -296,6 +297,19 @@ def test_no_import_circle_in_any_plugin_package():
     """K/C: every plugin package's modules import one another one way (a package's
     `__init__` included); type-only imports never run, so they cannot form a circle."""
     assert _circles(PLUGIN_GRAPH) == []
+
+
+def test_no_two_plugin_modules_import_each_other_even_for_types():
+    """Stricter than a circle that runs: two modules that name each other, even in an `if
+    TYPE_CHECKING:` block, are one module's worth of coupling split in two (Calico's views,
+    hints, items and encoding read the logic's type through `tables.CalicoTables`)."""
+    graph = {
+        name: _plugin_imports(name, path, types_too=True) for name, path in PLUGIN_MODULES.items()
+    }
+    mutual = sorted(
+        (a, b) for a, targets in graph.items() for b in targets if a < b and a in graph.get(b, ())
+    )
+    assert mutual == []
 
 
 def _declared_dependencies() -> set[str]:
