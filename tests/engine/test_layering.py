@@ -11,9 +11,10 @@ import ast
 import re
 from pathlib import Path
 
-import castell_dsl
-
-CORE = Path(castell_dsl.__file__).resolve().parent
+#: The sources of this checkout (not the installed copy: CI installs the package into
+#: site-packages, where the plugins sit beside every other installed package).
+REPO = Path(__file__).resolve().parents[2]
+CORE = REPO / "castell_dsl"
 
 #: Layer of each top-level part of the core: a module may import only its own layer or lower.
 RANKS = {
@@ -181,9 +182,7 @@ def _stdlib() -> set[str]:
 # import circle in any of them, and a game package imports only the contract, the language and
 # itself (docs/architecture.md, "Layers and imports", says what else is allowed and why).
 
-import castell_game  # noqa: E402  (the plugins' source root is found through a game package)
-
-PLUGINS = Path(castell_game.__file__).resolve().parent.parent
+PLUGINS = REPO / "plugins"
 
 
 def _plugin_modules() -> dict[str, Path]:
@@ -316,7 +315,7 @@ def _declared_dependencies() -> set[str]:
     """The import names of the third-party packages `pyproject.toml` declares."""
     import tomllib
 
-    project = tomllib.loads((CORE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
     names = {re.split(r"[<>=!~\[; ]", d, maxsplit=1)[0] for d in project["project"]["dependencies"]}
     import_names = {"pyyaml": "yaml"}
     return {import_names.get(n.lower(), n.lower().replace("-", "_")) for n in names}
