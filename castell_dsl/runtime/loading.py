@@ -376,9 +376,12 @@ def load_rules(
         if not variants or tuple(variants) == name_or_path.variants:
             return name_or_path
         name_or_path = name_or_path.sources[0] if name_or_path.sources else name_or_path.name
+    # A name means what the rule path finds: the working directory (relative paths) and the
+    # user's directories (`CASTELL_RULES_PATH`) are part of what it means.
     key = (
         os.fspath(name_or_path),
         os.getcwd(),
+        os.environ.get("CASTELL_RULES_PATH", ""),
         tuple(variants),
         repr(sorted((options or {}).items())),
     )

@@ -93,3 +93,22 @@ def test_rule_set_hash_changes_with_content_only():
     b = load_rules("castell", variants=("generous-prizes",))
     assert a.hash != b.hash
     assert a.hash == load_report("castell").rules.hash
+
+
+def test_a_name_follows_the_users_rule_path_within_one_process(tmp_path, monkeypatch):
+    """The compiled-rules cache: the same name under another `CASTELL_RULES_PATH` is the
+    other directory's file, not the one loaded first (nor a `Shadowed` error after it)."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    for directory, text in (
+        (first, 'extends "castell"\noverride prize_chart { 2: [trophy, medal] }\n'),
+        (second, 'extends "castell"\n'),
+    ):
+        directory.mkdir()
+        (directory / "mine.castell").write_text(text)
+    monkeypatch.setenv("CASTELL_RULES_PATH", str(first))
+    loaded_first = load_rules("mine")
+    monkeypatch.setenv("CASTELL_RULES_PATH", str(second))
+    loaded_second = load_rules("mine")
+    assert loaded_first.sources[-1].endswith("first/mine.castell")
+    assert loaded_second.sources[-1].endswith("second/mine.castell")
+    assert loaded_first.content_hash != loaded_second.content_hash
