@@ -229,20 +229,20 @@ def studio_routes(
             raise StudioRefused("'version' is a version number")
         return int(given)
 
+    async def variant_of(request: Request) -> dict[str, Any]:
+        """The stored variant (and version) a request names; StudioRefused if none."""
+        return await asyncio.to_thread(variants.get, request.path_params["id"], version_of(request))
+
     async def open_variant(request: Request) -> Response:
         try:
-            found = await asyncio.to_thread(
-                variants.get, request.path_params["id"], version_of(request)
-            )
+            found = await variant_of(request)
         except StudioRefused as exc:
             return _error(exc.status, str(exc))
         return JSONResponse(found)
 
     async def download(request: Request) -> Response:
         try:
-            found = await asyncio.to_thread(
-                variants.get, request.path_params["id"], version_of(request)
-            )
+            found = await variant_of(request)
         except StudioRefused as exc:
             return _error(exc.status, str(exc))
         filename = re.sub(r"[^A-Za-z0-9_.-]+", "-", found["name"]).strip("-.") or "variant"
