@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         Variant,
         WebAssets,
     )
+    from .contract.services import FrontendServices
 
 hookspec = pluggy.HookspecMarker("castell_dsl")
 
@@ -132,11 +133,16 @@ def register_web_assets() -> list[WebAssets]:
 
 
 @hookspec
-def register_commands(cli: click.Group) -> None:
+def register_commands(cli: click.Group, services: FrontendServices) -> None:
     """Add subcommands to the `castell` command line: `cli.add_command(...)` or `@cli.command()`.
 
-    Called once when the command line starts, so keep imports inside the command functions:
-    `castell --help` should stay fast.
+    `services` is what a front-end's command may ask of the host
+    (`castell_dsl.contract.services.FrontendServices`): the installed games, saves, games
+    and sessions, bots, worker processes, plugin registrations, and rule text for an editor.
+    A front-end such as `castell serve` runs on it and imports only the contract; take it
+    only if you need it (an implementation may accept `cli` alone). Called once when the
+    command line starts, so keep imports inside the command functions: `castell --help`
+    should stay fast; the services cost nothing until a method is called.
     """
 
 

@@ -102,8 +102,10 @@ def test_the_web_lobby_reads_the_same_catalogue():
     pytest.importorskip("starlette")
     from castell_web.lobby import catalogue
 
+    from castell_dsl.cli.services import HostServices
+
     catalogue.cache_clear()
-    lobby = catalogue()
+    lobby = catalogue(HostServices())
     games = list_games()
     assert [g["rules"] for g in lobby] == [g.name for g in games]
     for entry, game in zip(lobby, games, strict=True):

@@ -68,7 +68,9 @@ class LazyGroup(click.Group):
         self.__dict__["_owners"] = {}
         self._plugins_added = plugins
         guard = _CommandGuard(self)
-        plugins.call("register_commands", tolerant=True, cli=guard)
+        from .services import host_services
+
+        plugins.call("register_commands", tolerant=True, cli=guard, services=host_services())
         # Claims are settled in registration order (built-ins first): the first claim wins.
         for plugin, name, command in sorted(
             guard.requests, key=lambda r: plugins.registration_index(r[0])

@@ -19,6 +19,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..contract import Bot, bot_seed
+from ..contract.services import BotSpecError
 from ..language.diagnostics import did_you_mean
 from .agents import (
     AGENT_BOT,
@@ -35,10 +36,6 @@ if TYPE_CHECKING:
 
 #: Longest bot spec accepted (a spec is a name and a few settings).
 MAX_SPEC_CHARS = 200
-
-
-class BotSpecError(ValueError):
-    """A `--players`/`--bots` entry that names no bot or gives a bad setting."""
 
 
 def parse_bot_spec(text: str) -> tuple[str, dict[str, Any]]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..contract.services import NotInstalled, Shadowed
 from ..language.loader import is_path_like
 from ..language.ruleset import RuleSet
 from .loading import load_rules, provenance, rule_path
@@ -27,15 +28,6 @@ from .plugins import registries
 MAX_NAME = 64
 #: Most variants one request may name.
 MAX_VARIANTS = 16
-
-
-class NotInstalled(ValueError):
-    """A name that is not an installed rule set or variant; the message says which are."""
-
-
-class Shadowed(RuntimeError):
-    """The installed rules were not loaded from their installed files: a problem for the
-    operator (logged), not the client."""
 
 
 def _is_name(value: Any) -> bool:

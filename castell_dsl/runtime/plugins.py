@@ -46,35 +46,11 @@ from typing import Any
 import pluggy
 
 from .. import hookspecs
+from ..contract.services import NameClash, PluginError, WrongType
 from ..language.diagnostics import did_you_mean, register_codes
 
 ENTRY_POINT_GROUP = "castell_dsl"
 BUILTIN_DISTRIBUTION = "castell-dsl"
-
-
-class PluginError(Exception):
-    """A plugin failed: names the plugin and the hook so the user knows whom to blame."""
-
-    def __init__(self, plugin: str, hook: str, error: BaseException):
-        self.plugin, self.hook, self.error = plugin, hook, error
-        super().__init__(
-            f"plugin '{plugin}' failed in hook '{hook}': {type(error).__name__}: {error}"
-        )
-
-
-class NameClash(Exception):
-    """Two plugins registered the same name; the first keeps it."""
-
-    def __init__(self, what: str, name: str, owner: str, other: str):
-        self.what, self.name, self.owner, self.other = what, name, owner, other
-        super().__init__(
-            f"{what} '{name}' is already registered by plugin '{owner}'; plugin '{other}' "
-            f"registers it too and its {what} is skipped"
-        )
-
-
-class WrongType(TypeError):
-    """A registration hook returned something that is not what its spec asks for."""
 
 
 #: Exceptions a plugin's import may raise that must not end the command. KeyboardInterrupt

@@ -33,6 +33,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..contract import ActionError, SaveFailed
+from ..contract.services import SaveError
 from ..engine.game import Game
 from ..language.diagnostics import RuleError
 from ..language.loader import RULE_SUFFIX, is_path_like
@@ -55,10 +56,6 @@ MAX_FILES = 1_000
 MAX_PLAYERS = 64
 SEED_RANGE = (-(2**63), 2**63 - 1)
 HUMAN = "you"
-
-
-class SaveError(Exception):
-    """A save file that cannot be used; the message names what is wrong."""
 
 
 class SaveWriteError(SaveError, SaveFailed):

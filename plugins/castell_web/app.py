@@ -12,6 +12,8 @@ Routes (docs/web.md):
 
 Every request first passes `guard.Guard` (Host, Origin, security headers); every body is read
 by `guard.read_json`; every limit is in `limits.Limits` (docs/security.md, "The web server").
+What the server needs of the host (installed games, sessions, saves, bots, worker processes)
+it asks of the `FrontendServices` it is created with, and hands on to its parts.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from castell_dsl.contract import protocol as m
+from castell_dsl.contract.services import FrontendServices
 
 from .assets import STATIC, game_assets, renderer_url
 from .bots import BotPool
@@ -52,21 +55,25 @@ def create_app(
     store: MatchStore | None = None,
     rate: tuple[float, float] = (RATE_BURST, RATE_PER_SECOND),
     *,
+    services: FrontendServices,
     limits: Limits | None = None,
     policy: Policy | None = None,
 ) -> Guard:
-    """The server for one store (None: matches live in memory only, for tests). `rate` is
-    each connection's message budget: a burst, then so many per second (`app.state.rate`,
-    read at each new connection). `policy`: the hosts and origins accepted (by default, those
-    of a server on loopback)."""
+    """The server for one store (None: matches live in memory only, for tests), running on
+    the host's `services`. `rate` is each connection's message budget: a burst, then so many
+    per second (`app.state.rate`, read at each new connection). `policy`: the hosts and
+    origins accepted (by default, those of a server on loopback)."""
     limits = limits or Limits()
-    bots = BotPool(limits.bot_workers, limits.bot_turn_seconds, limits.hint_seconds)
-    lobby = Lobby(store, bots, limits)
-    assets = game_assets()
+    bots = BotPool(services, limits.bot_workers, limits.bot_turn_seconds, limits.hint_seconds)
+    lobby = Lobby(services, store, bots, limits)
+    assets = game_assets(services)
     sockets = {"open": 0}
     # The studio keeps its variants in the server's database (in memory when it has none).
     studio, analyses = studio_routes(
-        store if isinstance(store, SqliteStore) else SqliteStore(":memory:"), lobby, limits
+        services,
+        store if isinstance(store, SqliteStore) else SqliteStore(":memory:"),
+        lobby,
+        limits,
     )
 
     def page(name: str) -> Any:
@@ -76,14 +83,12 @@ def create_app(
         return endpoint
 
     async def games(_request: Request) -> Response:
-        from castell_dsl.runtime.plugins import registries
-
         found = [
             {**game, "renderer": renderer_url(assets, game["mechanics"])}
-            for game in await asyncio.to_thread(catalogue)
+            for game in await asyncio.to_thread(catalogue, services)
         ]
         # A program is offered only as one the administrator allowed (`--allow-agent`).
-        bots = [name for name in sorted(registries().bots) if name != "cmd"]
+        bots = [name for name in services.bot_names() if name != "cmd"]
         bots += [f"cmd:{command}" for command in limits.agent_commands]
         return JSONResponse({"games": found, "bots": bots})
 
@@ -171,7 +176,7 @@ def create_app(
         """The replay's steps; `names`, `stood_in` (which actions a stand-in played) and
         `rules` come from a match on this server, not from an uploaded file."""
         try:
-            found = await asyncio.to_thread(steps_of, record, names, rules)
+            found = await asyncio.to_thread(steps_of, services, record, names, rules)
         except Refused as exc:
             return _error(400, str(exc))
         found["stood_in"] = stood_in or []

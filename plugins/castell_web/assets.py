@@ -1,24 +1,22 @@
 """Which game draws itself how: the `register_web_assets` hook, asked once per server.
 
 What a plugin registers is served to every browser, so it is checked like every other
-registration (`castell_dsl.runtime.plugins`): a plugin whose hook raises or returns something
-other than `WebAssets` is named and skipped; so is an entry whose mechanics name cannot be a
-URL segment, whose entry module is not a relative `.js` path, or whose directory is not a
-directory inside the plugin's own package (never `/`, `..` or a symlink out of it). Built-in
-plugins claim first, and a second plugin's assets for a mechanics already claimed are
-reported as a clash and skipped: a plugin cannot silently replace a built-in game's renderer.
+registration (through the host's `PluginRegistry` service): a plugin whose hook raises or
+returns something other than `WebAssets` is named and skipped; so is an entry whose mechanics
+name cannot be a URL segment, whose entry module is not a relative `.js` path, or whose
+directory is not a directory inside the plugin's own package (never `/`, `..` or a symlink out
+of it). Built-in plugins claim first, and a second plugin's assets for a mechanics already
+claimed are reported as a clash and skipped: a plugin cannot silently replace a built-in
+game's renderer.
 """
 
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path, PurePosixPath
-from types import ModuleType
-from typing import Any
 
 from castell_dsl.contract import WebAssets
-from castell_dsl.runtime.plugins import NameClash, PluginError, WrongType, get_plugins
+from castell_dsl.contract.services import NameClash, PluginError, PluginRegistry, WrongType
 
 #: The web front-end's own pages, scripts and styles.
 STATIC = Path(__file__).parent / "static"
@@ -27,19 +25,7 @@ MECHANICS_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 HOOK = "register_web_assets"
 
 
-def _package_dir(plugin: str) -> Path | None:
-    """The folder of a plugin's package (for a plugin that is one module, the module's own
-    folder), or None when it cannot be told."""
-    registered: Any = get_plugins().manager.get_plugin(plugin)
-    if isinstance(registered, ModuleType):
-        module: Any = registered
-    else:  # a plugin object: the module its class is defined in
-        module = sys.modules.get(type(registered).__module__)
-    file = getattr(module, "__file__", None)
-    return Path(file).resolve().parent if isinstance(file, str) else None
-
-
-def _problem(plugin: str, assets: WebAssets) -> str | None:
+def _problem(plugins: PluginRegistry, plugin: str, assets: WebAssets) -> str | None:
     """Why these assets cannot be served (None: they can)."""
     if not isinstance(assets.mechanics, str) or not MECHANICS_NAME.match(assets.mechanics):
         return f"mechanics {str(assets.mechanics)[:40]!r} is not a name (letters, digits, _ and -)"
@@ -57,7 +43,7 @@ def _problem(plugin: str, assets: WebAssets) -> str | None:
         return f"directory {str(assets.directory)[:80]} does not exist"
     if not directory.is_dir():
         return f"directory {directory} is not a directory"
-    package = _package_dir(plugin)
+    package = plugins.package_dir(plugin)
     if package is None or package not in directory.parents:
         where = package or "its package"
         return f"directory {directory} is not inside the plugin's package ({where})"
@@ -66,25 +52,21 @@ def _problem(plugin: str, assets: WebAssets) -> str | None:
     return None
 
 
-def game_assets() -> dict[str, WebAssets]:
+def game_assets(plugins: PluginRegistry) -> dict[str, WebAssets]:
     """Mechanics name -> `WebAssets`, for every game that ships a renderer (see above)."""
-    plugins = get_plugins()
     found: dict[str, WebAssets] = {}
     owners: dict[str, str] = {}
-    collected = plugins.collect_from(
-        HOOK,
-        accept=lambda item: isinstance(item, WebAssets),
-        expected="a list of WebAssets",
-        registration_order=True,
+    collected = plugins.collect(
+        HOOK, accept=lambda item: isinstance(item, WebAssets), expected="a list of WebAssets"
     )
     for plugin, assets in collected:
-        problem = _problem(plugin, assets)
+        problem = _problem(plugins, plugin, assets)
         if problem is not None:
-            plugins.fail(PluginError(plugin, HOOK, WrongType(problem)))
+            plugins.report_failure(PluginError(plugin, HOOK, WrongType(problem)))
             continue
         if assets.mechanics in found:
             clash = NameClash("web assets", assets.mechanics, owners[assets.mechanics], plugin)
-            plugins.fail(PluginError(plugin, HOOK, clash))
+            plugins.report_failure(PluginError(plugin, HOOK, clash))
             continue
         found[assets.mechanics] = assets
         owners[assets.mechanics] = plugin

@@ -10,8 +10,10 @@ process, so thinking never competes with the event loop for the interpreter, and
 overruns `turn_seconds` is stopped by ending its process (a thread could not be stopped).
 
 A worker rebuilds the position from the rules and the log, keeping the last positions it saw
-so that the next turn of the same match only applies the new actions. A worker exits by
-itself when the server is gone (`castell_dsl.runtime.workers`).
+so that the next turn of the same match only applies the new actions. A worker is started
+with the command line the host's services give (`WorkerStartup.worker_command`), so it
+exits by itself when the server is gone and receives the services itself: it starts games
+and makes bots through them, as the server does.
 """
 
 from __future__ import annotations
@@ -32,6 +34,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from castell_dsl.contract import PlayableGame
+from castell_dsl.contract.commands import hint_lines
+from castell_dsl.contract.services import FrontendServices, WorkerStartup
+
+from .refusals import stored_rules
+
 log = logging.getLogger("castell_web")
 
 #: Positions a worker keeps between turns (one per match it served last).
@@ -40,6 +48,8 @@ CACHED_GAMES = 32
 MAX_REPLY = 1 << 20
 #: Priorities: lower is served first.
 HINT, TURN = 0, 1
+#: What a worker process runs (with the services), by `module:function`.
+WORKER_ENTRY = "castell_web.bots:worker_main"
 
 
 @dataclass(frozen=True)
@@ -67,16 +77,14 @@ class BotFailed(Exception):
 # ---- in the worker process -----------------------------------------------------------------------
 
 
-def _position(games: OrderedDict[str, Any], work: Work) -> Any:
+def _position(
+    services: FrontendServices, games: OrderedDict[str, PlayableGame], work: Work
+) -> PlayableGame:
     """The game of `work` at the end of its log, from the cache when the log extends it."""
-    from castell_dsl.runtime.games import start_game
-
-    from .refusals import stored_rules
-
     game = games.pop(work.match, None)
     if game is None or tuple(game.log) != work.log[: len(game.log)]:
-        rules = stored_rules(work.rules)
-        game = start_game(rules, work.players, work.seed, record_events=False)
+        rules = stored_rules(services, work.rules)
+        game = services.start_game(rules, work.players, work.seed, record_events=False)
     for text in work.log[len(game.log) :]:
         game.apply(text)
     games[work.match] = game
@@ -85,33 +93,27 @@ def _position(games: OrderedDict[str, Any], work: Work) -> Any:
     return game
 
 
-def _think(games: OrderedDict[str, Any], work: Work) -> Any:
-    from castell_dsl.runtime.bots import finish_bots, make_bot
-
-    game = _position(games, work)
+def _think(services: FrontendServices, games: OrderedDict[str, PlayableGame], work: Work) -> Any:
+    game = _position(services, games, work)
     if work.kind == "hints":  # the hint command's own advice (the one dispatcher's)
-        from castell_dsl.contract.commands import hint_lines
-
         return hint_lines(game.clone(), work.seat)
     if game.current_player != work.seat:
         raise BotFailed(f"it is not seat {work.seat}'s turn")
-    bot = make_bot(work.spec, game.rules, work.seat, work.seed)
+    bot = services.make_bot(work.spec, game.rules, work.seat, work.seed)
     position = game.clone()
     try:
         action = bot.choose(position)
     finally:
-        finish_bots([bot], position)  # a program (`cmd:`) is started per decision, then stopped
+        # a program (`cmd:`) is started per decision, then stopped
+        services.finish_bots([bot], position)
     return action if isinstance(action, str) else action.text
 
 
-def worker_main() -> None:
-    """A worker's life (`python -m castell_web.bots SERVER_PID`): answer one `Work` per line
-    of standard input with one JSON line, until the server closes the pipe. Replies go to a
-    copy of the original standard output; anything a bot or plugin prints goes to standard
-    error. It exits as soon as SERVER_PID is no longer its parent."""
-    from castell_dsl.runtime.workers import worker_initializer
-
-    worker_initializer(int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else None)
+def worker_main(services: FrontendServices) -> None:
+    """A worker's life (`WORKER_ENTRY`, started by the host with its services, exiting with
+    the server): answer one `Work` per line of standard input with one JSON line, until the
+    server closes the pipe. Replies go to a copy of the original standard output; anything a
+    bot or plugin prints goes to standard error."""
     replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
@@ -120,7 +122,7 @@ def worker_main() -> None:
         try:
             fields = json.loads(line)
             fields["log"] = tuple(fields["log"])
-            reply: dict[str, Any] = {"ok": _think(games, Work(**fields))}
+            reply: dict[str, Any] = {"ok": _think(services, games, Work(**fields))}
         except Exception as exc:  # told to the server, which logs it; the worker goes on
             reply = {"error": f"{type(exc).__name__}: {exc}"[:500]}
         replies.write(json.dumps(reply) + "\n")
@@ -134,9 +136,9 @@ class _Worker:
     """One worker process (a fresh interpreter: nothing of the threaded server is forked)
     and the server's ends of its pipes. Work and replies are JSON lines: no pickles."""
 
-    def __init__(self) -> None:
+    def __init__(self, workers: WorkerStartup) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "castell_web.bots", str(os.getpid())],
+            workers.worker_command(WORKER_ENTRY),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             close_fds=True,
@@ -190,7 +192,10 @@ class _Worker:
 class BotPool:
     """The server-wide budget for bots and hints (see the module docstring)."""
 
-    def __init__(self, workers: int, turn_seconds: float, hint_seconds: float) -> None:
+    def __init__(
+        self, services: WorkerStartup, workers: int, turn_seconds: float, hint_seconds: float
+    ) -> None:
+        self.services = services
         self.workers = max(1, workers)
         self.turn_seconds = turn_seconds
         self.hint_seconds = hint_seconds
@@ -252,7 +257,7 @@ class BotPool:
                 answer.set_result(result)
 
     def _start(self) -> _Worker:
-        worker = _Worker()
+        worker = _Worker(self.services)
         with self._lock:
             self._live.add(worker)
         return worker
@@ -275,7 +280,3 @@ class BotPool:
         for worker in live:
             worker.stop()
         self._threads.shutdown(wait=False, cancel_futures=True)
-
-
-if __name__ == "__main__":
-    worker_main()

@@ -1,8 +1,8 @@
 """The lobby: which games are installed, creating matches, and rebuilding them after a restart.
 
 Creation requests come from the network, so every field is checked here, strictly: a rule set
-and its variants are chosen by name among the installed ones only (never a path: see
-`castell_dsl.runtime.installed`), seats are bot specs within the tighter ranges a server
+and its variants are chosen by name among the installed ones only (never a path: the
+host's `Catalogue.load_installed`), seats are bot specs within the tighter ranges a server
 accepts (`BotFactory.served`), and the seed is a whole number (not `true`, not `1.0`).
 """
 
@@ -14,17 +14,15 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from castell_dsl.language.diagnostics import RuleError
-from castell_dsl.runtime.installed import (
+from castell_dsl.contract import HUMAN, RuleSet
+from castell_dsl.contract.services import (
+    BotSpecError,
+    Catalogue,
+    FrontendServices,
     NotInstalled,
     Shadowed,
-    load_installed,
 )
-from castell_dsl.runtime.saves import (
-    rules_identity,
-    save_record,
-)
-from castell_dsl.runtime.session import HUMAN, Session
+from castell_dsl.language.diagnostics import RuleError
 
 from .bots import BotPool
 from .limits import Limits
@@ -38,7 +36,7 @@ log = logging.getLogger("castell_web")
 #: The fields of a creation request.
 FIELDS = frozenset({"rules", "variants", "players", "seed", "names", "clock", "stand_in", "studio"})
 #: Longest seat entry ("you", "empty" or a bot spec, which is at most 200 characters:
-#: `runtime.bots.MAX_SPEC_CHARS`; an allowed program's `cmd:COMMAND` holds a path).
+#: the host's `MAX_SPEC_CHARS`; an allowed program's `cmd:COMMAND` holds a path).
 MAX_SEAT = 200
 #: A seat the creator leaves open: an invite link whose turns the stand-in plays meanwhile.
 EMPTY_SEAT = "empty"
@@ -52,17 +50,15 @@ def players_phrase(title: str, low: int, high: int) -> str:
 
 
 @functools.cache
-def catalogue() -> tuple[dict[str, Any], ...]:
+def catalogue(services: Catalogue) -> tuple[dict[str, Any], ...]:
     """The installed games for the lobby, from the library's catalogue (`list_games`,
     `list_variants`: installed names only, loaded from the installed files): rule set, title,
     player range, variants (in natural order) and the player range of each variant that
     changes it, the default game first. Computed once per process (the installed games do not
     change while it runs)."""
-    from castell_dsl.api import list_games, list_variants
-
     out = []
-    for game in list_games():
-        variants = list_variants(game.name)
+    for game in services.list_games():
+        variants = services.list_variants(game.name)
         out.append(
             {
                 "rules": game.name,
@@ -80,11 +76,11 @@ def catalogue() -> tuple[dict[str, Any], ...]:
     return tuple(out)
 
 
-def load_named_rules(rules_name: Any, variants: Any) -> Any:
+def load_named_rules(services: Catalogue, rules_name: Any, variants: Any) -> RuleSet:
     """Installed rules chosen by name over the network (Refused otherwise: the message depends
     only on what is installed, never on what else exists on the server's disk)."""
     try:
-        return load_installed(rules_name, variants)
+        return services.load_installed(rules_name, variants)
     except NotInstalled as exc:
         raise Refused(f"{exc} (see /api/games)") from None
     except Shadowed as exc:  # the operator's problem: logged in full, not told to the client
@@ -135,7 +131,14 @@ class NewMatch:
 class Lobby:
     """Every match on this server, by id, kept in memory and in the store."""
 
-    def __init__(self, store: MatchStore | None, bots: BotPool, limits: Limits | None = None):
+    def __init__(
+        self,
+        services: FrontendServices,
+        store: MatchStore | None,
+        bots: BotPool,
+        limits: Limits | None = None,
+    ):
+        self.services = services
         self.store = store
         self.bots = bots
         self.limits = limits or Limits()
@@ -146,8 +149,6 @@ class Lobby:
 
     def create(self, request: Any) -> NewMatch:
         """Check a creation request and start the match (synchronous: run it in a thread)."""
-        from castell_dsl.runtime.bots import BotSpecError, check_bot_spec
-
         rules_name, variants, seats, seed = _checked_request(request)
         if len(self.matches) >= self.limits.matches:
             raise Refused(f"this server holds {self.limits.matches:,} matches, its most")
@@ -156,7 +157,8 @@ class Lobby:
         if studio is not None:
             rules, studio_identity = self._studio_rules(studio, rules_name, variants)
         else:
-            rules, studio_identity = load_named_rules(rules_name, variants), None
+            rules = load_named_rules(self.services, rules_name, variants)
+            studio_identity = None
         low, high = rules.game.players
         if not low <= len(seats) <= high:
             title = rules.game.title + (f" ({', '.join(variants)})" if variants else "")
@@ -166,14 +168,16 @@ class Lobby:
         try:
             for spec in [*seats, seating.stand_in]:
                 if spec != HUMAN:
-                    check_bot_spec(spec, served=True, allowed_commands=self.limits.agent_commands)
+                    self.services.check_bot_spec(
+                        spec, served=True, allowed_commands=self.limits.agent_commands
+                    )
             if seed is None:
                 seed = secrets.randbelow(2**31)
-            session = Session(rules, len(seats), seed, seats)
+            session = self.services.new_session(rules, len(seats), seed, seats)
         except (BotSpecError, ValueError) as exc:
             raise Refused(str(exc)) from None
         tokens = [secrets.token_urlsafe(24) if s == HUMAN else None for s in session.seats]
-        identity = rules_identity(rules)
+        identity = self.services.rules_identity(rules)
         if studio_identity is not None:
             identity["studio"] = studio_identity
         record = StoredMatch(
@@ -192,7 +196,9 @@ class Lobby:
         self.matches[record.id] = match
         return NewMatch(match, tokens)
 
-    def _studio_rules(self, studio: Any, rules_name: Any, variants: Any) -> tuple[Any, Any]:
+    def _studio_rules(
+        self, studio: Any, rules_name: Any, variants: Any
+    ) -> tuple[RuleSet, dict[str, Any]]:
         """The rules of a stored studio variant named by its id (never a path or a text)."""
         from .studio_store import StudioRefused
 
@@ -245,8 +251,10 @@ class Lobby:
         return problems
 
     def _rebuild(self, record: StoredMatch) -> Match:
-        rules = stored_rules(record.rules)
-        session = Session(rules, record.players, record.seed, record.seats, log=record.actions)
+        rules = stored_rules(self.services, record.rules)
+        session = self.services.new_session(
+            rules, record.players, record.seed, record.seats, log=record.actions
+        )
         return Match(self.store, record, session, rules.game.mechanics, self.bots)
 
     def get(self, match_id: str) -> Match:
@@ -257,4 +265,4 @@ class Lobby:
 
     def save(self, match_id: str) -> dict[str, Any]:
         match = self.get(match_id)
-        return save_record(match.game, match.session.seats)
+        return self.services.save_record(match.game, match.session.seats)

@@ -1,7 +1,7 @@
 """A finished (or saved) game as steps for the replay page: the view after every action.
 
 An uploaded save comes from a stranger, so it is read by names only: its rule set and variants
-must be installed ones, chosen by name (`castell_dsl.runtime.installed`); the paths and file
+must be installed ones, chosen by name (the host's `Catalogue`); the paths and file
 hashes a save also records are never opened, looked at or quoted, so an upload can neither
 make the server read a file nor learn whether one exists. The record, reduced to those names,
 is then replayed and verified like `castell replay` does (an altered save is refused with the
@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from castell_dsl.runtime.games import start_game
-from castell_dsl.runtime.saves import SAVE_FORMAT, SaveError, check_record, replay
+from castell_dsl.contract import RuleSet
+from castell_dsl.contract.services import FrontendServices, SaveError
+from castell_dsl.contract.standings import decided_by, describe
 
 from .lobby import load_named_rules
 from .matches import Refused
@@ -22,12 +23,12 @@ from .matches import Refused
 MAX_ACTIONS = 5000
 
 
-def by_names(record: Any) -> tuple[dict[str, Any], str, list[str]]:
+def by_names(services: FrontendServices, record: Any) -> tuple[dict[str, Any], str, list[str]]:
     """The save with its rules identity reduced to names (rule set, variants) and hash: what
     the server may use of it; with that rule set's and those variants' names. Refused when it
     is not a save or names its rules by files rather than installed names."""
     try:
-        record = check_record(record, "the save")
+        record = services.check_record(record, "the save")
     except SaveError as exc:
         raise Refused(str(exc)) from None
     if len(record["actions"]) > MAX_ACTIONS:
@@ -37,7 +38,8 @@ def by_names(record: Any) -> tuple[dict[str, Any], str, list[str]]:
         "this save was played with rule files, not installed rule sets: replay it with "
         "`castell replay` where those files are"
     )
-    if record["format"] == SAVE_FORMAT:
+    current = services.save_format
+    if record["format"] == current:
         given = info["given"]
         if "name" not in given or any("name" not in v for v in info.get("variants") or []):
             raise refused
@@ -60,30 +62,34 @@ def by_names(record: Any) -> tuple[dict[str, Any], str, list[str]]:
             "variants": [{"name": v} for v in variants],
             "files": [],
         }
-    fmt = record["format"] if record["format"] == SAVE_FORMAT else "castell-save/2"
+    fmt = record["format"] if record["format"] == current else "castell-save/2"
     return {**record, "format": fmt, "rules": clean}, name, variants
 
 
-def steps_of(record: Any, names: list[str] | None = None, rules: Any = None) -> dict[str, Any]:
+def steps_of(
+    services: FrontendServices,
+    record: Any,
+    names: list[str] | None = None,
+    rules: RuleSet | None = None,
+) -> dict[str, Any]:
     """The steps of a save record; `names` labels its seats (a match's players' names; by
     default `seat N (kind)`). `rules`: the rules of a match of this server that has no
     installed name (a studio variant's), given by the server, never by the record."""
-    from castell_dsl.contract.standings import decided_by, describe
-
     if rules is None:
-        clean, name, variants = by_names(record)
-        load_named_rules(name, variants)  # installed names only: refused before anything is read
+        clean, name, variants = by_names(services, record)
+        # installed names only: refused before anything is read
+        load_named_rules(services, name, variants)
         try:
-            game = replay(clean, verify=True, installed_only=True)
+            game = services.replay(clean, verify=True, installed_only=True)
         except SaveError as exc:
             raise Refused(str(exc)) from None
     else:
         name = str(record["rules"]["name"])
         options = record["options"]
-        game = start_game(rules, options["players"], options["seed"], record_events=False)
+        game = services.start_game(rules, options["players"], options["seed"], record_events=False)
         for text in record["actions"]:
             game.apply(text)
-    fresh = start_game(game.rules, game.players, game.seed, record_events=False)
+    fresh = services.start_game(game.rules, game.players, game.seed, record_events=False)
     steps: list[dict[str, Any]] = [
         {"action": None, "player": None, "round": fresh.round, "view": fresh.view()}
     ]

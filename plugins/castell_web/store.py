@@ -1,7 +1,7 @@
 """Where matches are kept: a small `MatchStore` interface and its SQLite implementation.
 
-A match is fully described by its rules identity, options, seats and action log (see
-`castell_dsl.runtime.saves`), so that is all a store keeps; a restarted server rebuilds each
+A match is fully described by its rules identity, options, seats and action log (as a
+castell-save names them), so that is all a store keeps; a restarted server rebuilds each
 match by replaying its log. Seats keep a hash of their token, never the token: a copy of the
 database does not let anyone act for a player, and the file is created readable by its owner
 only. Anything that implements `MatchStore` (a PostgreSQL table, a key-value store) can replace

@@ -33,6 +33,10 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from castell_dsl.contract.services import Catalogue, FrontendServices, NotInstalled
+from castell_dsl.language.compiler import schema_kinds
+from castell_dsl.language.parser import _parser
+
 from .assets import STATIC
 from .guard import BadRequest, read_json
 from .limits import Limits
@@ -53,14 +57,10 @@ def _error(status: int, message: str) -> JSONResponse:
 
 
 @functools.cache
-def language_tokens() -> dict[str, Any]:
+def language_tokens(catalogue: Catalogue) -> dict[str, Any]:
     """What the editor highlights, read from the grammar's own terminals (never a kept list):
     its keywords, and the regular expressions of names, strings, numbers and comments; and the
     kinds of definition of every installed mechanics."""
-    from castell_dsl.language.compiler import schema_kinds
-    from castell_dsl.language.parser import _parser
-    from castell_dsl.runtime.loading import find_mechanics, mechanics_names
-
     terminals = _parser().terminals
     keywords = sorted(
         t.pattern.value
@@ -73,38 +73,34 @@ def language_tokens() -> dict[str, Any]:
         if t.name in ("NAME", "STRING", "INT", "COMMENT")
     }
     kinds: set[str] = set()
-    for name in mechanics_names():
-        mechanics = find_mechanics(name)
-        if mechanics is not None:
-            kinds.update(schema_kinds(mechanics))
+    for mechanics in catalogue.installed_mechanics():
+        kinds.update(schema_kinds(mechanics))
     return {"keywords": keywords, "patterns": patterns, "kinds": sorted(kinds)}
 
 
 @functools.cache
-def starts() -> tuple[dict[str, Any], ...]:
+def starts(services: Catalogue) -> tuple[dict[str, Any], ...]:
     """The installed rule sets and their file variants, as places to start from."""
     from .lobby import catalogue
 
     out = []
-    for game in catalogue():
+    for game in catalogue(services):
         out.append({"rules": game["rules"], "variant": None, "title": game["title"]})
         for variant in game["variants"]:
             out.append({"rules": game["rules"], "variant": variant, "title": game["title"]})
     return tuple(out)
 
 
-def start_text(rules: Any, variant: Any) -> str:
+def start_text(catalogue: Catalogue, rules: Any, variant: Any) -> str:
     """A start's text: a new variant of an installed rule set, or an installed variant's
     file (read from the installed catalogue only, by name)."""
-    from castell_dsl.runtime.installed import NotInstalled, check_installed, installed_variants
-
     try:
-        name, chosen = check_installed(rules, [variant] if variant else [])
+        name, chosen = catalogue.check_installed(rules, [variant] if variant else [])
     except NotInstalled as exc:
         raise StudioRefused(str(exc), 404) from None
     if not chosen:
         return f'# A variant of {name}: change what you like below.\nextends "{name}"\n\n'
-    file = installed_variants(name).get(chosen[0])
+    file = catalogue.installed_variants(name).get(chosen[0])
     if file is None:  # a plugin's code variant: it has no text to start from
         raise StudioRefused(f"'{chosen[0]}' is written in code, not in the rules language", 404)
     text = file.read_text(encoding="utf-8")[: MAX_TEXT + 1]
@@ -112,12 +108,12 @@ def start_text(rules: Any, variant: Any) -> str:
 
 
 def studio_routes(
-    store: SqliteStore, lobby: Any, limits: Limits
+    services: FrontendServices, store: SqliteStore, lobby: Any, limits: Limits
 ) -> tuple[list[BaseRoute], AnalysisQueue]:
     """The studio's routes, and its analysis queue (the lifespan closes it)."""
-    variants = Variants(store, limits)
+    variants = Variants(services, store, limits)
     lobby.studio = variants
-    queue = AnalysisQueue(store, limits)
+    queue = AnalysisQueue(services, store, limits)
     checks = asyncio.Semaphore(limits.studio_checks)
 
     async def page(_request: Request) -> Response:
@@ -150,8 +146,8 @@ def studio_routes(
             return await asyncio.to_thread(work, *args)
 
     async def list_starts(_request: Request) -> Response:
-        found = await asyncio.to_thread(starts)
-        tokens = await asyncio.to_thread(language_tokens)
+        found = await asyncio.to_thread(starts, services)
+        tokens = await asyncio.to_thread(language_tokens, services)
         return JSONResponse(
             {
                 "starts": list(found),
@@ -164,7 +160,10 @@ def studio_routes(
     async def one_start(request: Request) -> Response:
         try:
             text = await asyncio.to_thread(
-                start_text, request.query_params.get("rules"), request.query_params.get("variant")
+                start_text,
+                services,
+                request.query_params.get("rules"),
+                request.query_params.get("variant"),
             )
         except StudioRefused as exc:
             return _error(exc.status, str(exc))
@@ -177,7 +176,7 @@ def studio_routes(
             base = found.get("base")
             if base is not None and not isinstance(base, str):
                 raise StudioRefused("'base' is an installed rule set's name")
-            result = await bounded(check, text, base)
+            result = await bounded(check, services, text, base)
         except BadRequest as exc:
             return _error(exc.status, exc.message)
         except StudioRefused as exc:
@@ -187,7 +186,7 @@ def studio_routes(
     async def hover_route(request: Request) -> Response:
         try:
             text, line, column = position(await body(request))
-            found = await bounded(hover, text, line, column)
+            found = await bounded(hover, services, text, line, column)
         except BadRequest as exc:
             return _error(exc.status, exc.message)
         except StudioRefused as exc:
@@ -197,7 +196,7 @@ def studio_routes(
     async def complete_route(request: Request) -> Response:
         try:
             text, line, column = position(await body(request))
-            found = await bounded(complete, text, line, column)
+            found = await bounded(complete, services, text, line, column)
         except BadRequest as exc:
             return _error(exc.status, exc.message)
         except StudioRefused as exc:
@@ -253,14 +252,12 @@ def studio_routes(
         )
 
     async def report(request: Request) -> Response:
-        from castell_dsl.runtime.analysis.html import render_html
-
         key = request.path_params["key"]
         found = await asyncio.to_thread(queue.stored, key) if KEY.fullmatch(key) else None
         if found is None:
             return _error(404, "no such analysis")
         try:
-            html = await asyncio.to_thread(render_html, found)
+            html = await asyncio.to_thread(services.report_html, found)
         except Exception:  # a stored report this version cannot render
             return _error(404, "no such analysis")
         return HTMLResponse(
@@ -284,10 +281,10 @@ def studio_routes(
         async def analyse(message: dict[str, Any]) -> None:
             try:
                 text = checked_text(message.get("text"))
-                compiled = await bounded(compile_text, text)
+                compiled = await bounded(compile_text, services, text)
                 if compiled.base is None:
                     raise JobRefused("the text extends no installed rule set: nothing to compare")
-                base_hash = await asyncio.to_thread(_base_hash, compiled.base)
+                base_hash = await asyncio.to_thread(_base_hash, services, compiled.base)
                 settings = settings_of(message, tuple(compiled.rules.game.players), limits)
                 key = settings.key(compiled.rules.hash, base_hash)
                 reused = await asyncio.to_thread(queue.stored, key) is not None
@@ -342,10 +339,8 @@ def studio_routes(
 
 
 @functools.lru_cache(maxsize=16)
-def _base_hash(name: str) -> str:
-    from castell_dsl.runtime.installed import load_installed
-
-    return str(load_installed(name).hash)
+def _base_hash(catalogue: Catalogue, name: str) -> str:
+    return str(catalogue.load_installed(name).hash)
 
 
 __all__ = ["SHOWN", "studio_routes"]

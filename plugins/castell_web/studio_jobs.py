@@ -2,7 +2,8 @@
 reports reused by what they are of.
 
 An analysis plays games, which takes seconds to minutes of a core, so it never runs in the
-server's process: each is one `python -m castell_web.studio_worker` process, at most
+server's process: each is one worker process (`studio_worker.main`, started with the
+command line the host's `WorkerStartup` service gives, so it exits with the server), at most
 `Limits.analysis_workers` at once; the others wait in a queue of at most
 `Limits.analysis_queue` (more are refused), and a page has at most one analysis waiting or
 running (`Page`). A worker past `Limits.analysis_seconds` is ended and the page told so.
@@ -19,12 +20,11 @@ import contextlib
 import hashlib
 import json
 import logging
-import os
-import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from castell_dsl.contract.services import WorkerStartup
 from castell_dsl.safejson import JsonLimitError, loads_bounded
 
 from .limits import Limits
@@ -34,6 +34,8 @@ log = logging.getLogger("castell_web")
 
 #: Longest line a worker may write (a report), in bytes.
 MAX_REPORT = 8 * 1024 * 1024
+#: What an analysis' worker process runs (with the services), by `module:function`.
+WORKER_ENTRY = "castell_web.studio_worker:main"
 #: The bots an analysis may use (the cheap ones: the ladder is not run on a server).
 ANALYSIS_BOTS = ("random", "greedy")
 
@@ -88,7 +90,8 @@ class Page:
 class AnalysisQueue:
     """The server-wide queue of analyses (see the module docstring)."""
 
-    def __init__(self, store: SqliteStore, limits: Limits) -> None:
+    def __init__(self, workers: WorkerStartup, store: SqliteStore, limits: Limits) -> None:
+        self.workers = workers
         self.store = store
         self.limits = limits
         self.running = asyncio.Semaphore(limits.analysis_workers)
@@ -138,7 +141,7 @@ class AnalysisQueue:
     async def _work(self, text: str, settings: Settings, progress: Progress) -> dict[str, Any]:
         job = {"text": text, **settings.__dict__}
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "castell_web.studio_worker", str(os.getpid()),
+            *self.workers.worker_command(WORKER_ENTRY),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.DEVNULL, limit=MAX_REPORT,
         )  # fmt: skip

@@ -17,6 +17,9 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from castell_dsl.contract import RuleSet
+from castell_dsl.contract.services import FrontendServices
+
 from .limits import Limits
 from .store import SqliteStore
 from .studio_text import MAX_TEXT, NotPlayable, compile_text
@@ -72,7 +75,8 @@ class Saved:
 class Variants:
     """The variants in the server's store (an in-memory SQLite store when it has none)."""
 
-    def __init__(self, store: SqliteStore, limits: Limits) -> None:
+    def __init__(self, services: FrontendServices, store: SqliteStore, limits: Limits) -> None:
+        self.services = services
         self.store = store
         self.limits = limits
 
@@ -112,10 +116,9 @@ class Variants:
         )
         return Saved(variant_id, version)
 
-    @staticmethod
-    def _hash_of(text: str) -> str | None:
+    def _hash_of(self, text: str) -> str | None:
         try:
-            return compile_text(text).rules.hash
+            return compile_text(self.services, text).rules.hash
         except NotPlayable:
             return None
 
@@ -140,13 +143,13 @@ class Variants:
             "history": history,
         }
 
-    def rules_for_match(self, variant_id: Any) -> tuple[Any, dict[str, Any]]:
+    def rules_for_match(self, variant_id: Any) -> tuple[RuleSet, dict[str, Any]]:
         """The compiled rules of a variant's newest version and the `studio` part of the
         match's rules identity (the text itself: a restarted server and the bots' workers
         compile it again, and its hash must agree)."""
         found = self.get(variant_id)
         try:
-            compiled = compile_text(found["text"])
+            compiled = compile_text(self.services, found["text"])
         except NotPlayable as exc:
             raise StudioRefused(str(exc)) from None
         return compiled.rules, {
@@ -157,7 +160,7 @@ class Variants:
         }
 
 
-def rules_from_studio(identity: dict[str, Any]) -> Any:
+def rules_from_studio(services: FrontendServices, identity: dict[str, Any]) -> RuleSet:
     """The rules of a match of a studio variant, from its stored identity: the text compiled
     again with the studio's loader, and checked to be the rules the match was played with.
     ValueError (with a sentence) otherwise."""
@@ -165,7 +168,7 @@ def rules_from_studio(identity: dict[str, Any]) -> Any:
     if not isinstance(studio, dict) or not isinstance(studio.get("text"), str):
         raise ValueError("the match's studio variant is not readable")
     try:
-        rules = compile_text(checked_text(studio["text"])).rules
+        rules = compile_text(services, checked_text(studio["text"])).rules
     except (NotPlayable, StudioRefused) as exc:
         raise ValueError(str(exc)) from None
     expected = identity.get("content_hash", identity.get("hash"))

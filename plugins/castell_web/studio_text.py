@@ -4,10 +4,10 @@ and the compiled rules of a stored variant.
 The studio's text comes from a browser, so it is loaded by `StrangerLoader`, which holds it to
 what a stranger may ask of the server's disk: `extends` names an installed rule set (by plain
 name, never a path), and `include` reads nothing. Both are diagnostics (E0271, as for a file
-outside the rule path), never exceptions. Everything else is what `castell lsp` does
-(`castell_dsl.tools.analysis.analyze`, `tools.assist`), so the studio, the language server and
-`castell validate` agree on codes, messages and hints; the diff is `rules show --diff`'s
-(`language.diff`). Paths of the server's files are never told: the text is shown as
+outside the rule path), never exceptions. Everything else is what `castell lsp` does (the
+host's `RuleTextService`: its analysis, hover and completion), so the studio, the language
+server and `castell validate` agree on codes, messages and hints; the diff is `rules show
+--diff`'s (`language.diff`). Paths of the server's files are never told: the text is shown as
 `studio.castell`, an installed file by its name only.
 """
 
@@ -21,22 +21,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from castell_dsl.contract.services import FrontendServices, NotInstalled, TextAnalysis
 from castell_dsl.language import syntax as s
 from castell_dsl.language.diagnostics import Diagnostic, Diagnostics, RuleError, Span, did_you_mean
 from castell_dsl.language.loader import Loader, blame, is_path_like, key_of
 from castell_dsl.language.ruleset import RuleSet
 from castell_dsl.language.source import MAX_FILE_BYTES
 from castell_dsl.language.text import visible
-from castell_dsl.runtime.installed import (
-    NotInstalled,
-    installed_rule_sets,
-    installed_rules_path,
-    load_installed,
-)
-from castell_dsl.runtime.loading import load_report, rule_path
-from castell_dsl.tools.analysis import Analysis, analyze
-from castell_dsl.tools.assist import completions, hover_text
-from castell_dsl.tools.navigation import word_at
 
 #: The name a stranger's text is shown under in diagnostics and the diff.
 SHOWN = "studio.castell"
@@ -56,8 +47,11 @@ class StrangerLoader(Loader):
     anything; the installed files it extends resolve as they always do (they are the
     server's). No directory is added to what `include` may read (`Loader._add_root`)."""
 
-    def __init__(self, diags: Diagnostics, own: Path = OWN_PATH) -> None:
-        super().__init__(rule_path(), diags, allow_outside=False)
+    def __init__(
+        self, diags: Diagnostics, services: FrontendServices, own: Path = OWN_PATH
+    ) -> None:
+        super().__init__(services.rule_path(), diags, allow_outside=False)
+        self.services = services
         self.own = own.resolve()
 
     def _add_root(self, directory: Path) -> None:
@@ -76,7 +70,7 @@ class StrangerLoader(Loader):
                         "include files: not read",
                         item.span,
                         "write what you need in this text; it may extend an installed rule "
-                        f"set ({', '.join(installed_rule_sets())})",
+                        f"set ({', '.join(self.services.installed_rule_sets())})",
                     )
                 else:
                     kept.append(item)
@@ -85,7 +79,7 @@ class StrangerLoader(Loader):
 
     def _locate(self, target: str, relative_to: Path, span: Span) -> Path | None:
         if relative_to == self.own:
-            names = installed_rule_sets()
+            names = self.services.installed_rule_sets()
             if is_path_like(target) or target not in names:
                 self.diags.error(
                     "E0271",
@@ -102,11 +96,11 @@ def text_key(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-_cache: OrderedDict[str, Analysis] = OrderedDict()
+_cache: OrderedDict[str, TextAnalysis] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
-def analysed(text: str) -> Analysis:
+def analysed(services: FrontendServices, text: str) -> TextAnalysis:
     """The analysis of `text` as the language server makes it, through `StrangerLoader`
     (recent texts are kept: hover and completion follow a check of the same text)."""
     if len(text) > MAX_TEXT:
@@ -117,7 +111,7 @@ def analysed(text: str) -> Analysis:
         if found is not None:
             _cache.move_to_end(key)
             return found
-    result = analyze(OWN_PATH, text, loader=StrangerLoader)
+    result = services.analyze_text(OWN_PATH, text, lambda diags: StrangerLoader(diags, services))
     with _cache_lock:
         _cache[key] = result
         while len(_cache) > CACHED:
@@ -125,12 +119,12 @@ def analysed(text: str) -> Analysis:
     return result
 
 
-def _shown(analysis: Analysis, path: str) -> str:
+def _shown(analysis: TextAnalysis, path: str) -> str:
     """A file as the page may see it: the text itself, or an installed file by name."""
     return SHOWN if path == str(analysis.path) else Path(path).name
 
 
-def _extends_line(analysis: Analysis) -> tuple[int, int, int]:
+def _extends_line(analysis: TextAnalysis) -> tuple[int, int, int]:
     """(line, first column, end column) of the text's `extends`: where a problem in the
     installed rules it extends is shown (as the language server shows it)."""
     for item in analysis.tree.items if analysis.tree is not None else ():
@@ -139,7 +133,7 @@ def _extends_line(analysis: Analysis) -> tuple[int, int, int]:
     return 1, 1, 1
 
 
-def diagnostic_json(analysis: Analysis, diag: Diagnostic) -> dict[str, Any]:
+def diagnostic_json(analysis: TextAnalysis, diag: Diagnostic) -> dict[str, Any]:
     """One diagnostic as the page shows it: located in the text (a problem in an installed
     file at the `extends` line, saying where), with `castell validate`'s code, message, hint."""
     data = diag.to_json()
@@ -154,14 +148,16 @@ def diagnostic_json(analysis: Analysis, diag: Diagnostic) -> dict[str, Any]:
     return data
 
 
-def extends_of(analysis: Analysis) -> str | None:
+def extends_of(analysis: TextAnalysis) -> str | None:
     for item in analysis.tree.items if analysis.tree is not None else ():
         if isinstance(item, s.Extends):
             return item.target
     return None
 
 
-def diff_against_base(analysis: Analysis, base: str | None) -> dict[str, Any] | None:
+def diff_against_base(
+    services: FrontendServices, analysis: TextAnalysis, base: str | None
+) -> dict[str, Any] | None:
     """`castell rules show --diff` of the text against the installed rule set it extends (or
     `base`, an installed name, for a text that extends none); None when it does not compile."""
     from castell_dsl.language.diff import diff_entries, locate, render_entry
@@ -171,7 +167,7 @@ def diff_against_base(analysis: Analysis, base: str | None) -> dict[str, Any] | 
     if rules is None or target is None:
         return None
     try:
-        base_rules = load_installed(target)
+        base_rules = services.load_installed(target)
     except (NotInstalled, RuleError):
         return None
     named = {kind.key: name for name, kind in rules.kinds.items() if kind.named}
@@ -190,7 +186,7 @@ def diff_against_base(analysis: Analysis, base: str | None) -> dict[str, Any] | 
     return {"base": target, "changes": changes}
 
 
-def located(analysis: Analysis) -> list[Diagnostic]:
+def located(services: FrontendServices, analysis: TextAnalysis) -> list[Diagnostic]:
     """The analysis' diagnostics placed as `castell validate` places them: a problem the text
     causes in the rules it extends is moved to the text's change that caused it
     (`loader.blame`, with the base compiled alone to tell its own problems)."""
@@ -200,22 +196,23 @@ def located(analysis: Analysis) -> list[Diagnostic]:
     target = extends_of(analysis)
 
     def base_own() -> set[tuple[Any, ...]]:
-        if target is None or target not in installed_rule_sets():
+        if target is None or target not in services.installed_rule_sets():
             return set()
-        return {key_of(d) for d in load_report(installed_rules_path(target)).diagnostics}
+        own = services.file_diagnostics(services.installed_rules_path(target))
+        return {key_of(d) for d in own}
 
     return Diagnostics(blame(analysis.diagnostics, defs, [str(analysis.path)], base_own)).sorted()
 
 
-def check(text: str, base: str | None = None) -> dict[str, Any]:
+def check(services: FrontendServices, text: str, base: str | None = None) -> dict[str, Any]:
     """What the page shows for `text`: its diagnostics, whether it compiles (and its rules
     hash, title and players), and its diff against the base."""
-    analysis = analysed(text)
+    analysis = analysed(services, text)
     rules = analysis.rules if not any(d.is_error for d in analysis.diagnostics) else None
     out: dict[str, Any] = {
         "ok": rules is not None,
-        "diagnostics": [diagnostic_json(analysis, d) for d in located(analysis)],
-        "diff": diff_against_base(analysis, base) if rules is not None else None,
+        "diagnostics": [diagnostic_json(analysis, d) for d in located(services, analysis)],
+        "diff": diff_against_base(services, analysis, base) if rules is not None else None,
     }
     if rules is not None:
         low, high = rules.game.players
@@ -226,19 +223,19 @@ def check(text: str, base: str | None = None) -> dict[str, Any]:
 EXTENDS_LINE = re.compile(r'^[ \t]*extends[ \t]+"([A-Za-z0-9_-]{1,64})"', re.MULTILINE)
 
 
-def for_navigation(text: str) -> Analysis:
+def for_navigation(services: FrontendServices, text: str) -> TextAnalysis:
     """The analysis hover and completion use. While the text is being typed it often does not
     parse; the language server then keeps what the last good text defined. A page keeps no
     state on the server, so the names and kinds are taken from the installed rule set the
     text extends (an analysis of just its `extends` line), as a text that parsed would have
     inherited them."""
-    analysis = analysed(text)
+    analysis = analysed(services, text)
     if analysis.definitions is not None and analysis.kinds:
         return analysis
     found = EXTENDS_LINE.search(text[: MAX_TEXT + 1])
-    if found is None or found.group(1) not in installed_rule_sets():
+    if found is None or found.group(1) not in services.installed_rule_sets():
         return analysis
-    base = analysed(f'extends "{found.group(1)}"\n')
+    base = analysed(services, f'extends "{found.group(1)}"\n')
     return replace(
         analysis,
         definitions=analysis.definitions or base.definitions,
@@ -247,21 +244,17 @@ def for_navigation(text: str) -> Analysis:
     )
 
 
-def hover(text: str, line: int, column: int) -> str | None:
+def hover(services: FrontendServices, text: str, line: int, column: int) -> str | None:
     """The language server's hover at (line, column) of `text` (no file is looked up)."""
-    analysis = for_navigation(text)
-    word = word_at(analysis.text, line, column)
-    if word is None:
-        return None
-    return hover_text(analysis, line, column, word.bare, word.quoted, files=False)
+    return services.hover(for_navigation(services, text), line, column)
 
 
-def complete(text: str, line: int, column: int) -> list[dict[str, str]]:
+def complete(services: FrontendServices, text: str, line: int, column: int) -> list[dict[str, str]]:
     """The language server's completions at (line, column) of `text`."""
-    analysis = for_navigation(text)
+    analysis = for_navigation(services, text)
     return [
         {"label": c.label, "sort": c.sort, "detail": c.detail, "documentation": c.documentation}
-        for c in completions(analysis, line, column)
+        for c in services.completions(analysis, line, column)
     ]
 
 
@@ -277,10 +270,10 @@ class NotPlayable(ValueError):
     """The text does not compile; the message gives the first error."""
 
 
-def compile_text(text: str) -> Compiled:
+def compile_text(services: FrontendServices, text: str) -> Compiled:
     """The rules of a stranger's text (NotPlayable, naming the first error, otherwise)."""
-    analysis = analysed(text)
-    errors = [d for d in located(analysis) if d.is_error]
+    analysis = analysed(services, text)
+    errors = [d for d in located(services, analysis) if d.is_error]
     if errors or analysis.rules is None:
         first = diagnostic_json(analysis, errors[0]) if errors else None
         where = f"{first['line']}:{first['column']}: {first['message']}" if first else "no rules"

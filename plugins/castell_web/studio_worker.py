@@ -1,12 +1,13 @@
-"""One studio analysis, in its own process: `python -m castell_web.studio_worker SERVER_PID`.
+"""One studio analysis, in its own process: `main`, started by the host's `WorkerStartup`
+service (`studio_jobs.WORKER_ENTRY`) and handed the services.
 
 It reads one JSON line (`{"text", "games", "players", "bots", "seed"}`), compiles the text
 with the studio's confined loader (`studio_text.compile_text`: installed `extends` only, no
-`include`; a text that does not compile ends here), then runs `castell analyze`'s report
-(`runtime.analysis.report.analyze`) of the variant against the installed rule set it extends.
+`include`; a text that does not compile ends here), then runs `castell analyze`'s report of
+the variant against the installed rule set it extends (`StudioAnalysis.analyze_variant`).
 It writes `{"done": k, "total": n}` after each game and finally `{"report": …}` or
 `{"error": …}`, one JSON line each. The server stops it at its deadline; it exits by itself
-when the server is gone (`runtime.workers`).
+when the server is gone (the host starts it so).
 
 The analysis machinery loads rule sets by name or path, so the checked text is written to a
 file in a private temporary directory this process makes (mode 0700, named by the process,
@@ -20,18 +21,20 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from castell_dsl.contract.services import FrontendServices
 
-def run(job: dict[str, Any], emit: Any) -> dict[str, Any]:
+from .studio_text import SHOWN, compile_text
+
+
+def run(
+    services: FrontendServices, job: dict[str, Any], emit: Callable[[dict[str, Any]], None]
+) -> dict[str, Any]:
     """The analysis report of the job's text against its base (see the module docstring)."""
-    from castell_dsl.runtime.analysis.report import analyze
-    from castell_dsl.runtime.paired import Contender
-
-    from .studio_text import SHOWN, compile_text
-
-    compiled = compile_text(str(job["text"]))
+    compiled = compile_text(services, str(job["text"]))
     if compiled.base is None:
         raise ValueError("the text extends no installed rule set: nothing to compare with")
     games, players = int(job["games"]), int(job["players"])
@@ -40,18 +43,15 @@ def run(job: dict[str, Any], emit: Any) -> dict[str, Any]:
     try:
         file = scratch / SHOWN
         file.write_text(str(job["text"]), encoding="utf-8")
-        subject = Contender("variant", str(file), ())
-        base = Contender(compiled.base, compiled.base, ())
         done = [0]
 
         def on_game() -> None:
             done[0] += 1
             emit({"done": done[0], "total": games})
 
-        report = analyze(
-            subject, base, players, bots, int(job.get("seed", 0)), games, 1, None, False, 0.0,
-            on_game=on_game,
-        )  # fmt: skip
+        report = services.analyze_variant(
+            file, compiled.base, players, bots, int(job.get("seed", 0)), games, on_game=on_game
+        )
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     for rule_set in report["rule_sets"]:  # the scratch file's path is nobody's business
@@ -60,10 +60,8 @@ def run(job: dict[str, Any], emit: Any) -> dict[str, Any]:
     return report
 
 
-def main() -> None:
-    from castell_dsl.runtime.workers import worker_initializer
-
-    worker_initializer(int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else None)
+def main(services: FrontendServices) -> None:
+    """The worker's life: one job from standard input, its progress and report out."""
     out = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
@@ -74,10 +72,6 @@ def main() -> None:
 
     try:
         job = json.loads(sys.stdin.readline() or "{}")
-        emit({"report": run(job, emit)})
+        emit({"report": run(services, job, emit)})
     except Exception as exc:  # told to the page in one line; the process ends
         emit({"error": f"{exc}"[:500]})
-
-
-if __name__ == "__main__":
-    main()

@@ -364,3 +364,81 @@ def test_no_plugin_imports_another_plugin_or_the_engine():
         or target.startswith("castell_dsl.engine")
     ]
     assert crossing == []
+
+
+# ---- front-end packages: the contract only ------------------------------------------------------
+# A front-end plays through the contract's `PlaySession` and asks the host for everything else
+# through the contract's `FrontendServices` (handed to `register_commands`, and to its worker
+# processes by `worker_command`), so it imports no runtime, API, tools or CLI module: it keeps
+# working while those change (docs/architecture.md, "Front-ends and the services seam").
+
+#: The front-end plugin packages.
+FRONTEND_PACKAGES = ("castell_jsonl", "castell_terminal", "castell_web")
+#: What a front-end may import of the core: the contract, the rules language (the studio reads
+#: rule text with its own confined `Loader`), the bounded JSON reader (below the language),
+#: and `hookimpl` from the package root.
+FRONTEND_CORE = ("castell_dsl.contract", "castell_dsl.language", "castell_dsl.safejson")
+#: Third-party modules a front-end may import that `pyproject.toml` does not name itself, and
+#: why: the web server's connection guard subclasses uvicorn's h11 protocol, so it speaks h11's
+#: events (h11 is a dependency of uvicorn, installed with it).
+FRONTEND_TRANSITIVE = {"h11"}
+
+
+def _frontend_import_problems(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of a front-end module (function-local and type-only ones too) outside
+    itself, the standard library, the declared dependencies and `FRONTEND_CORE`."""
+    allowed_tops = set(_stdlib()) | _declared_dependencies() | FRONTEND_TRANSITIVE
+    problems = []
+    for module, targets in sorted(graph.items()):
+        package = module.split(".")[0]
+        if package not in FRONTEND_PACKAGES:
+            continue
+        for target in sorted(targets):
+            top = target.split(".")[0]
+            if top == package or (top in allowed_tops and top != "castell_dsl"):
+                continue
+            if any(target == core or target.startswith(core + ".") for core in FRONTEND_CORE):
+                continue
+            if target == ROOT:
+                text = PLUGIN_MODULES[module].read_text(encoding="utf-8")
+                if "from castell_dsl import hookimpl\n" in text:
+                    continue  # the hook marker, the one name a plugin takes from the root
+            problems.append(f"{module} imports {target}")
+    return problems
+
+
+def test_front_end_packages_import_only_the_contract():
+    """Every module of every front-end, `castell serve`'s lobby, replays, bot and studio
+    workers included, imports only the contract, the language and itself (type-only imports
+    too: a front-end names no runtime type either)."""
+    assert set(FRONTEND_PACKAGES) <= set(PLUGIN_PACKAGES)
+    graph = {
+        name: _plugin_imports(name, path, types_too=True) for name, path in PLUGIN_MODULES.items()
+    }
+    assert len([m for m in graph if m.startswith("castell_web.")]) >= 15  # every module read
+    assert _frontend_import_problems(graph) == []
+
+
+def test_the_front_end_check_finds_a_runtime_import_in_a_function(tmp_path: Path):
+    """The check above can fail: a function-local import of the runtime (as the web server's
+    lobby had them) and a type-only one of the library API are found; the contract's, the
+    package's own and the standard library's are not."""
+    module = tmp_path / "example.py"
+    module.write_text(
+        "from __future__ import annotations\n"
+        "import json\n"
+        "from typing import TYPE_CHECKING\n"
+        "from castell_dsl.contract.services import FrontendServices\n"
+        "from .lobby import catalogue\n"
+        "if TYPE_CHECKING:\n"
+        "    from castell_dsl.api import GameInfo\n"
+        "def load(name):\n"
+        "    from castell_dsl.runtime.saves import replay\n"
+        "    return replay\n",
+        encoding="utf-8",
+    )
+    graph = {"castell_web.example": _plugin_imports("castell_web.example", module, types_too=True)}
+    assert _frontend_import_problems(graph) == [
+        "castell_web.example imports castell_dsl.api",
+        "castell_web.example imports castell_dsl.runtime.saves",
+    ]

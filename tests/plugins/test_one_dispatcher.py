@@ -152,10 +152,11 @@ def test_each_command_works_in_the_terminal(line: str, shown: str) -> None:
 
 
 # ---- front-ends import the contract ---------------------------------------------------------
-#: The play front-ends, which drive a `PlaySession` and import only the contract (the package
-#: root's `hookimpl`, and the contract's own base: the bounded JSON reader, `visible` text).
-#: The web server's lobby, replays, assets and bot workers still start games, read saves and
-#: run processes through the runtime, as the CLI does.
+#: The play front-ends' modules that drive a `PlaySession`, which import only the contract
+#: (the package root's `hookimpl`, and the contract's own base: the bounded JSON reader,
+#: `visible` text). Every module of every front-end, the web server's lobby, replays, assets
+#: and workers included, is held to the contract by tests/engine/test_layering.py
+#: (`test_front_end_packages_import_only_the_contract`), which also reads type-only imports.
 CONTRACT_ONLY = [
     "castell_terminal/__init__.py",
     "castell_terminal/app.py",

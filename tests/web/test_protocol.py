@@ -267,7 +267,7 @@ def test_a_game_without_assets_gets_the_generic_page(monkeypatch: pytest.MonkeyP
     page falls back to the generic view (legal actions as buttons, the view as a tree)."""
     import castell_web.app
 
-    monkeypatch.setattr(castell_web.app, "game_assets", dict)
+    monkeypatch.setattr(castell_web.app, "game_assets", lambda _plugins: {})
     with TestClient(web_app(None)) as c:
         match = create(c)
         with c.websocket_connect(f"/ws/matches/{match['id']}") as ws:

@@ -34,7 +34,7 @@ from castell_dsl.resources import grammar_path  # noqa: E402
 from castell_dsl.runtime.loading import load_report, rule_path  # noqa: E402
 from castell_dsl.tools.assist import completions  # noqa: E402
 
-from .support import web_app  # noqa: E402
+from .support import SERVICES, web_app  # noqa: E402
 
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", message=".*httpx.*")
@@ -76,7 +76,7 @@ def test_the_highlighted_keywords_are_the_grammars() -> None:
     quoted words of grammar/castell.lark, so the highlighting cannot drift from the language."""
     grammar = grammar_path().read_text(encoding="utf-8")
     quoted = set(re.findall(r'"([A-Za-z_]+)"', grammar))
-    tokens = language_tokens()
+    tokens = language_tokens(SERVICES)
     assert set(tokens["keywords"]) == quoted
     assert {"extends", "include", "override", "remove", "when"} <= quoted
     assert re.fullmatch(tokens["patterns"]["comment"], "# a comment")
@@ -184,7 +184,7 @@ def test_hover_and_completion_are_the_language_servers(client: Any) -> None:
     assert hovered.json()["markdown"].startswith("**rounds**")
     answer = client.post("/api/studio/complete", json={"text": text, "line": 3, "column": 17})
     labels = [item["label"] for item in answer.json()["items"]]
-    assert labels == [c.label for c in completions(analysed(text), 3, 17)]
+    assert labels == [c.label for c in completions(analysed(SERVICES, text), 3, 17)]
     assert "rounds" in labels and "title" in labels
     # A quoted extends target is not looked up on disk.
     quoted = client.post(

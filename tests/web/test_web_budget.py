@@ -37,7 +37,7 @@ from castell_web.matches import Connection  # noqa: E402
 from castell_dsl.runtime import protocol  # noqa: E402
 
 from .conftest import free_port  # noqa: E402
-from .support import web_app  # noqa: E402
+from .support import SERVICES, web_app  # noqa: E402
 
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", message=".*httpx.*")
@@ -164,8 +164,8 @@ def _joining_cost(watchers: int, monkeypatch: pytest.MonkeyPatch) -> tuple[int, 
     monkeypatch.setattr(protocol, "encode", counting)
 
     async def run() -> int:
-        pool = BotPool(1, 1, 1)
-        lobby = Lobby(None, pool)
+        pool = BotPool(SERVICES, 1, 1, 1)
+        lobby = Lobby(SERVICES, None, pool)
         new = lobby.create({"rules": "castell", "players": ["you", "you"], "seed": 1})
         for _ in range(watchers):
 
