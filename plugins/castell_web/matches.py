@@ -1,6 +1,6 @@
 """Matches being played on the server: seats and their tokens, connections, bots, the log.
 
-A `Match` wraps a `PlaySession` (seats, undo; the runtime's `Session`) and adds what a shared
+A `Match` wraps a `PlaySession` (seats, undo; the services' `new_session`) and adds what a shared
 table needs:
 which connection sits in which seat, one lock so that actions apply one at a time, bots thinking
 in the server's bot pool (`bots.py`) so the event loop never waits for them, and every change
@@ -201,7 +201,7 @@ class Connection:
 
 
 class TableSession(SessionWrapper):
-    """The match's `PlaySession` for the play commands: the runtime session, with the
+    """The match's `PlaySession` for the play commands: the host's session, with the
     server's saving. A save holds the seed, which tells every future draw, so it is offered
     as a download once the match is over (`save-unavailable` before); `quit` leaves the
     table, whose match the server keeps (its address is the answer)."""
