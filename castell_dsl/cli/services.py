@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from ..language.diagnostics import Diagnostic, Diagnostics
     from ..language.loader import Loader, RulePath
     from ..language.ruleset import RuleSet
+    from ..tools.analysis import Analysis
 
 #: A worker's entry, `package.module:function`.
 ENTRY = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
@@ -49,6 +50,15 @@ def _game(game: PlayableGame) -> Any:
     if not isinstance(game, Game):
         raise TypeError(f"a game the services started, not a {type(game).__name__}")
     return game
+
+
+def _analysis(analysis: TextAnalysis) -> Analysis:
+    """The language server's `Analysis` behind a `TextAnalysis` that `analyze_text` made."""
+    from ..tools.analysis import Analysis
+
+    if not isinstance(analysis, Analysis):
+        raise TypeError(f"an analysis made by analyze_text, not a {type(analysis).__name__}")
+    return analysis
 
 
 class HostServices:
@@ -226,22 +236,19 @@ class HostServices:
         return analyze(path, text, loader=loader)
 
     def hover(self, analysis: TextAnalysis, line: int, column: int) -> str | None:
-        from ..tools.analysis import Analysis
         from ..tools.assist import hover_text
         from ..tools.navigation import word_at
 
-        assert isinstance(analysis, Analysis), "an analysis made by analyze_text"
-        word = word_at(analysis.text, line, column)
+        found = _analysis(analysis)
+        word = word_at(found.text, line, column)
         if word is None:
             return None
-        return hover_text(analysis, line, column, word.bare, word.quoted, files=False)
+        return hover_text(found, line, column, word.bare, word.quoted, files=False)
 
     def completions(self, analysis: TextAnalysis, line: int, column: int) -> list[Completion]:
-        from ..tools.analysis import Analysis
         from ..tools.assist import completions
 
-        assert isinstance(analysis, Analysis), "an analysis made by analyze_text"
-        return list(completions(analysis, line, column))
+        return list(completions(_analysis(analysis), line, column))
 
     # ---- the studio's analyses ----
     def analyze_variant(
