@@ -35,8 +35,8 @@ log = logging.getLogger("castell_web")
 
 #: The fields of a creation request.
 FIELDS = frozenset({"rules", "variants", "players", "seed", "names", "clock", "stand_in", "studio"})
-#: Longest seat entry ("you", "empty" or a bot spec, which is at most 200 characters:
-#: the host's `MAX_SPEC_CHARS`; an allowed program's `cmd:COMMAND` holds a path).
+#: Longest seat entry ("you", "empty" or a bot spec, which the host bounds at 200
+#: characters; an allowed program's `cmd:COMMAND` holds a path).
 MAX_SEAT = 200
 #: A seat the creator leaves open: an invite link whose turns the stand-in plays meanwhile.
 EMPTY_SEAT = "empty"
