@@ -25,7 +25,7 @@ from .bots import finish_bots, make_bot
 from .games import start_game
 from .loading import load_rules
 from .saves import save_record, write_save
-from .workers import worker_pool
+from .workers import worker_pool, workers_inherit_memory
 
 
 @dataclass(frozen=True)
@@ -179,7 +179,7 @@ LARGEST_CHUNK = 64
 
 
 def chunks_of(
-    games: int, chunk: int, largest: int | None = None, workers: int = 1
+    games: int, chunk: int, largest: int | None = None, workers: int = 1, first: int = 0
 ) -> Iterator[range]:
     """The batch's games in chunks, lazily: `--games 10**12` is a plan, never a list.
 
@@ -187,10 +187,10 @@ def chunks_of(
     by doubling up to `largest`, and near the end shrink again, each at most a `4 * workers`-th
     of the games left and never below `chunk` (guided self-scheduling): few chunks in all, and
     no worker left with a long chunk while the others have nothing to do. Without `largest`,
-    every chunk has `chunk` games. Which game a worker plays never changes its record: only
-    the cost of handing the games out depends on the plan."""
+    every chunk has `chunk` games. The plan starts at game `first`. Which game a worker plays
+    never changes its record: only the cost of handing the games out depends on the plan."""
     chunk = max(1, chunk)
-    size, start = chunk, 0
+    size, start = chunk, first
     while start < games:
         if largest is not None:
             share = (games - start) // (4 * max(1, workers))
@@ -238,12 +238,21 @@ def run_tasks(
         for index in range(games):
             yield task(index)
         return
+    first = 0
+    if games > 0 and workers_inherit_memory():
+        # Forked workers start as copies of this process: once it has played the first game,
+        # every cache a game fills (the rule set, the mechanics' logic, a bot's tables) is
+        # filled once, here, instead of once in each worker.
+        yield task(0)
+        first = 1
+    if first >= games:
+        return
     # Stopped early (an error, Ctrl-C, a consumer that had enough), the workers are stopped
     # too; killed, they exit by themselves (`runtime/workers.py`).
     with worker_pool(jobs) as pool:
         futures = _in_order(
             lambda indices: pool.submit(_run_chunk, task, indices),
-            chunks_of(games, chunk, largest, workers=jobs), window=4 * jobs,
+            chunks_of(games, chunk, largest, workers=jobs, first=first), window=4 * jobs,
         )  # fmt: skip
         for future in futures:
             yield from future.result()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from functools import partial
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from castell_dsl.runtime.simulation import (
     run_tasks,
     wilson_interval,
 )
+from castell_dsl.runtime.workers import workers_inherit_memory
 
 
 def simulate(*args: str):
@@ -84,6 +86,22 @@ def test_results_are_identical_whatever_the_chunks():
     spec = SimulationSpec("castell", (), 2, ("random", "random"), 11, 40)
     task = partial(run_one, spec)
     assert list(run_tasks(task, 40, jobs=2, chunk=1, largest=8)) == list(run_batch(spec))
+
+
+def _where_played(index: int) -> tuple[int, int]:
+    return index, os.getpid()
+
+
+def test_forked_workers_inherit_the_first_game_played_here():
+    """With forked workers, this process plays game 0 before the pool starts (every cache a
+    game fills is then the workers' too, not filled again in each), the workers the rest;
+    the records still come in game order."""
+    records = list(run_tasks(_where_played, 30, jobs=2, chunk=2))
+    assert [index for index, _ in records] == list(range(30))
+    here = os.getpid()
+    if workers_inherit_memory():
+        assert records[0][1] == here
+    assert all(pid != here for _, pid in records[1:])
 
 
 def test_the_same_batch_on_a_dask_local_cluster():
