@@ -260,6 +260,28 @@ def run_command(args: list[str]) -> tuple[float, float]:
     return wall, cpu_s
 
 
+def run_side_by_side(argss: list[list[str]]) -> float:
+    """Run several `castell` commands as processes at the same time: the CPU seconds of all
+    of them (`run_command`'s measure)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    env, where = process_env(), tempfile.gettempdir()
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-m", "castell_dsl", *args],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            cwd=where,
+        )
+        for args in argss
+    ]
+    codes = [process.wait() for process in processes]
+    if any(codes):
+        raise subprocess.CalledProcessError(max(codes), argss[0])
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def command_exists(name: str) -> bool:
     """Whether this checkout's `castell` has command `name` (`castell NAME --help` works)."""
     result = subprocess.run(
@@ -286,6 +308,14 @@ def bench_scaling(quick: bool, repeat: int = 2) -> dict:
       shared by two workers). It is below 2 by the start-up and by what the parallel run
       costs more than the serial one (forking, sending results, merging), which is what
       the code can change.
+
+    Beside them, a control that tells the machine's share of that from the code's: the same
+    games as two 1-job processes at once (the first half and, with `--seed`, the second),
+    with no pool at all. Its CPU less one start-up over the 1-job run's is `contention`, what
+    two processes running at the same time cost more per game on this machine (shared caches,
+    the hypervisor, other work switching in); the 2-job run's CPU less that is
+    `pool_overhead_s`, what the pool itself costs (forking, handing out games, sending the
+    records back, merging). Neither enters the two figures above.
     """
     out: dict[str, Any] = {"load_before": os.getloadavg()[0], "commands": {}}
     for name, args in SCALING_COMMANDS.items():
@@ -296,11 +326,17 @@ def bench_scaling(quick: bool, repeat: int = 2) -> dict:
         run_command([*args, "-n", "2"])  # warm the OS caches and the bytecode
         fixed = min(run_command([*args, "-n", "2"])[1] for _ in range(2))
         runs: dict[int, list[tuple[float, float]]] = {1: [], 2: []}
+        side_by_side: list[float] = []
+        half = games // 2
         for _ in range(1 if quick else repeat):
             for jobs in (1, 2):
                 runs[jobs].append(run_command([*args, "-n", str(games), "-j", str(jobs)]))
+            side_by_side.append(run_side_by_side([
+                [*args, "-n", str(half)], [*args, "-n", str(games - half), "--seed", str(half)],
+            ]))  # fmt: skip
         wall1, wall2 = (min(w for w, _ in runs[j]) for j in (1, 2))
         cpu1, cpu2 = (min(c for _, c in runs[j]) for j in (1, 2))
+        together = min(side_by_side) - fixed  # the same games, two processes, one start-up
         out["commands"][name] = {
             "games": games,
             "bots": args[args.index("--bots") + 1],
@@ -311,6 +347,10 @@ def bench_scaling(quick: bool, repeat: int = 2) -> dict:
             "cpu_2_jobs_s": cpu2,
             "fixed_cpu_s": fixed,
             "speedup_cpu": cpu1 / (fixed + max(0.0, cpu2 - fixed) / 2),
+            "cpu_ratio": cpu2 / cpu1,
+            "side_by_side_cpu_s": min(side_by_side),
+            "contention": together / cpu1,
+            "pool_overhead_s": cpu2 - together,
             "load": os.getloadavg()[0],
         }
     return out
@@ -511,6 +551,8 @@ def scaling_rows(r: dict) -> list[tuple[str, str, str, str]]:
             (f"castell {name} --jobs 2, {row['games']} 4-player games ({row['bots']})",
              f"x{row['speedup_wall']:.2f} wall, x{row['speedup_cpu']:.2f} CPU", "≥ 1.7x",
              f"1 job {row['wall_1_job_s']:.1f} s, 2 jobs {row['wall_2_jobs_s']:.1f} s wall; "
+             f"CPU 2 jobs/1 job x{row['cpu_ratio']:.3f}, of which two 1-job processes side by "
+             f"side x{row['contention']:.3f} and the pool {row['pool_overhead_s']:+.2f} s; "
              f"load {row['load']:.1f} on {os.cpu_count()} cores")
         )  # fmt: skip
     return rows

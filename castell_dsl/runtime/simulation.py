@@ -25,7 +25,7 @@ from .bots import finish_bots, make_bot
 from .games import start_game
 from .loading import load_rules
 from .saves import save_record, write_save
-from .workers import worker_pool
+from .workers import worker_pool, workers_inherit_memory
 
 
 @dataclass(frozen=True)
@@ -171,17 +171,41 @@ def _run_chunk(task: Callable[[int], Any], indices: Sequence[int]) -> list[Any]:
     return [task(i) for i in indices]
 
 
-def chunks_of(games: int, chunk: int) -> Iterator[range]:
-    """The batch's games in chunks, lazily: `--games 10**12` is a plan, never a list."""
-    for start in range(0, games, chunk):
-        yield range(start, min(start + chunk, games))
+#: The most games in one chunk of a parallel run. Each chunk costs the parent and a worker
+#: about half a millisecond of CPU (a submission, a pickled answer, a few thread wake-ups), so
+#: chunks of a few games waste a few per cent of a batch's CPU; this many keep that cost
+#: below one in a thousand while the window of chunks in flight stays small in memory.
+LARGEST_CHUNK = 64
 
 
-def _in_order(submit: Callable[[range], Any], games: int, chunk: int, window: int) -> Iterator:
-    """Submit chunks keeping at most `window` in flight; yield their futures in game order.
-    Memory stays bounded by the window, whatever the number of games."""
+def chunks_of(
+    games: int, chunk: int, largest: int | None = None, workers: int = 1, first: int = 0
+) -> Iterator[range]:
+    """The batch's games in chunks, lazily: `--games 10**12` is a plan, never a list.
+
+    With `largest`, the chunks grow from `chunk` games (the first results come out at once)
+    by doubling up to `largest`, and near the end shrink again, each at most a `4 * workers`-th
+    of the games left and never below `chunk` (guided self-scheduling): few chunks in all, and
+    no worker left with a long chunk while the others have nothing to do. Without `largest`,
+    every chunk has `chunk` games. The plan starts at game `first`. Which game a worker plays
+    never changes its record: only the cost of handing the games out depends on the plan."""
+    chunk = max(1, chunk)
+    size, start = chunk, first
+    while start < games:
+        if largest is not None:
+            share = (games - start) // (4 * max(1, workers))
+            step = max(chunk, min(size, largest, share))
+            size = min(2 * size, max(largest, chunk))
+        else:
+            step = chunk
+        yield range(start, min(start + step, games))
+        start += step
+
+
+def _in_order(submit: Callable[[range], Any], plan: Iterator[range], window: int) -> Iterator:
+    """Submit the plan's chunks keeping at most `window` in flight; yield their futures in
+    game order. Memory stays bounded by the window, whatever the number of games."""
     pending: deque[Any] = deque()
-    plan = chunks_of(games, chunk)
     for indices in itertools.islice(plan, window):
         pending.append(submit(indices))
     while pending:
@@ -198,25 +222,37 @@ def run_tasks(
     jobs: int = 1,
     scheduler: str | Any | None = None,
     chunk: int = 8,
+    largest: int = LARGEST_CHUNK,
 ) -> Iterator[Any]:
     """`task(i)` for every game `i` in `range(games)`, yielded in game order: in this process,
     on `jobs` local processes, or on a Dask cluster (`scheduler`: an address or a client from
     `connect_scheduler`). `task` must pickle (a module-level function, or a `partial` of one
     over picklable data): it is what a worker runs. Every batch of games, a simulation's or a
-    paired comparison's, runs through here."""
+    paired comparison's, runs through here. Workers take the games in chunks of `chunk` to
+    `largest` (`chunks_of`); give `largest=chunk` when a record is large (memory holds the
+    window of chunks in flight)."""
     if scheduler is not None:
-        yield from _run_dask(task, games, scheduler, chunk)
+        yield from _run_dask(task, games, scheduler, chunk, largest=largest)
         return
     if jobs <= 1:
         for index in range(games):
             yield task(index)
         return
+    first = 0
+    if games > 0 and workers_inherit_memory():
+        # Forked workers start as copies of this process: once it has played the first game,
+        # every cache a game fills (the rule set, the mechanics' logic, a bot's tables) is
+        # filled once, here, instead of once in each worker.
+        yield task(0)
+        first = 1
+    if first >= games:
+        return
     # Stopped early (an error, Ctrl-C, a consumer that had enough), the workers are stopped
     # too; killed, they exit by themselves (`runtime/workers.py`).
     with worker_pool(jobs) as pool:
         futures = _in_order(
-            lambda indices: pool.submit(_run_chunk, task, list(indices)),
-            games, chunk, window=2 * jobs,
+            lambda indices: pool.submit(_run_chunk, task, indices),
+            chunks_of(games, chunk, largest, workers=jobs, first=first), window=4 * jobs,
         )  # fmt: skip
         for future in futures:
             yield from future.result()
@@ -225,8 +261,11 @@ def run_tasks(
 def run_batch(
     spec: SimulationSpec, jobs: int = 1, chunk: int = 8, recorder: RecorderFactory | None = None
 ) -> Iterator[dict[str, Any]]:
-    """Yield every game's record, in game order, using `jobs` local processes."""
-    return run_tasks(partial(run_one, spec, recorder=recorder), spec.games, jobs, chunk=chunk)
+    """Yield every game's record, in game order, using `jobs` local processes. A recorder's
+    records hold every decision, so their chunks stay at `chunk` games (memory)."""
+    task = partial(run_one, spec, recorder=recorder)
+    largest = chunk if recorder is not None else LARGEST_CHUNK
+    return run_tasks(task, spec.games, jobs, chunk=chunk, largest=largest)
 
 
 class SchedulerError(Exception):
@@ -260,13 +299,20 @@ def connect_scheduler(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
 
 
 def _run_dask(
-    task: Callable[[int], Any], games: int, scheduler: str | Any, chunk: int = 8, window: int = 64
+    task: Callable[[int], Any],
+    games: int,
+    scheduler: str | Any,
+    chunk: int = 8,
+    window: int = 64,
+    largest: int | None = None,
 ) -> Iterator[Any]:
+    """The chunks on a Dask cluster, `window` in flight; the plan's tail is cut for a quarter
+    of the window's worth of workers (the cluster's size is not known here)."""
     client = connect_scheduler(scheduler) if isinstance(scheduler, str) else scheduler
     with client:
         futures = _in_order(
-            lambda indices: client.submit(_run_chunk, task, list(indices), pure=False),
-            games, chunk, window,
+            lambda indices: client.submit(_run_chunk, task, indices, pure=False),
+            chunks_of(games, chunk, largest, workers=max(1, window // 4)), window,
         )  # fmt: skip
         for future in futures:
             yield from future.result()
@@ -282,7 +328,8 @@ def run_batch_dask(
     """The same batch on a Dask cluster (`pip install ".[dask]"`), results in game order.
     `scheduler` is an address or a client from `connect_scheduler`."""
     task = partial(run_one, spec, recorder=recorder)
-    return _run_dask(task, spec.games, scheduler, chunk, window)
+    largest = chunk if recorder is not None else LARGEST_CHUNK
+    return _run_dask(task, spec.games, scheduler, chunk, window, largest)
 
 
 # ---- statistics -------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ parent's id works on every POSIX system.
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
 import signal
 import threading
@@ -54,6 +55,14 @@ def worker_initializer(parent: int | None = None) -> None:
     group; the parent stops the workers itself, so they print no traceback of their own)."""
     exit_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def workers_inherit_memory() -> bool:
+    """Whether a pool's workers start as copies of this process (the `fork` start method,
+    POSIX's default before Python 3.14), so that what this process has loaded or computed
+    before the pool starts is theirs without loading or computing it again. (It fixes the
+    default start method, as starting a pool does.)"""
+    return multiprocessing.get_context().get_start_method() == "fork"
 
 
 def process_pool(jobs: int) -> ProcessPoolExecutor:

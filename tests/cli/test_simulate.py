@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 import json
+import os
+from functools import partial
 from pathlib import Path
 
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from castell_dsl.cli import cli
 from castell_dsl.runtime.simulation import (
     SimulationSpec,
+    chunks_of,
     run_batch,
     run_batch_dask,
+    run_one,
+    run_tasks,
     wilson_interval,
 )
+from castell_dsl.runtime.workers import workers_inherit_memory
 
 
 def simulate(*args: str):
@@ -42,6 +50,58 @@ def test_jsonl_lines_are_the_documented_contract_and_reproducible():
 def test_results_are_identical_for_any_number_of_jobs():
     spec = SimulationSpec("castell", (), 2, ("greedy", "random"), 4, 6)
     assert list(run_batch(spec, jobs=1)) == list(run_batch(spec, jobs=2, chunk=2))
+
+
+@given(
+    games=st.integers(0, 3_000),
+    chunk=st.integers(1, 16),
+    largest=st.one_of(st.none(), st.integers(1, 128)),
+    workers=st.integers(1, 8),
+)
+def test_a_plan_hands_out_every_game_once_in_order(games, chunk, largest, workers):
+    """The chunks of a parallel run cover the games exactly, in order; the first has `chunk`
+    games (the first results come out at once), none has more than `largest` (memory) or,
+    but the last, fewer than `chunk`."""
+    plan = list(chunks_of(games, chunk, largest, workers))
+    assert [i for part in plan for i in part] == list(range(games))
+    if plan:
+        assert len(plan[0]) == min(chunk, games)
+    biggest = chunk if largest is None else max(chunk, largest)
+    assert all(chunk <= len(part) <= biggest for part in plan[:-1])
+
+
+def test_a_guided_plan_makes_few_chunks_and_a_short_tail():
+    """2,000 games on two workers: a few dozen chunks (each costs a hand-over), the last ones
+    of `chunk` games, so no worker is left alone with a long one."""
+    sizes = [len(part) for part in chunks_of(2_000, 8, 64, workers=2)]
+    assert len(sizes) <= 60
+    assert max(sizes) == 64
+    assert sizes[-8:-1] == [8] * 7
+    assert sizes[-1] <= 8
+
+
+def test_results_are_identical_whatever_the_chunks():
+    """Chunks that grow and shrink (1 to 8 games) give the same records, in the same order,
+    as one process."""
+    spec = SimulationSpec("castell", (), 2, ("random", "random"), 11, 40)
+    task = partial(run_one, spec)
+    assert list(run_tasks(task, 40, jobs=2, chunk=1, largest=8)) == list(run_batch(spec))
+
+
+def _where_played(index: int) -> tuple[int, int]:
+    return index, os.getpid()
+
+
+def test_forked_workers_inherit_the_first_game_played_here():
+    """With forked workers, this process plays game 0 before the pool starts (every cache a
+    game fills is then the workers' too, not filled again in each), the workers the rest;
+    the records still come in game order."""
+    records = list(run_tasks(_where_played, 30, jobs=2, chunk=2))
+    assert [index for index, _ in records] == list(range(30))
+    here = os.getpid()
+    if workers_inherit_memory():
+        assert records[0][1] == here
+    assert all(pid != here for _, pid in records[1:])
 
 
 def test_the_same_batch_on_a_dask_local_cluster():
