@@ -143,6 +143,9 @@ class CastellItems:
             for i in range(len(SPECIAL_OPTIONS)):
                 yield self.special0 + i, OPEN
 
+    #: The kinds `taken_by` names items for.
+    action_kinds = frozenset({"train", "special"})
+
     def taken_by(self, action: Action) -> tuple[int, ...]:
         kind = action.kind
         if kind == "train":

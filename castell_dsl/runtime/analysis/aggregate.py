@@ -172,9 +172,12 @@ class RuleSetAggregate:
     def _drama(self, leaders: list[list[int]], winners: set[int]) -> None:
         if self.players < 2 or not leaders:
             return
-        for k, lead in enumerate(leaders[: self.rounds]):
+        for rate, lead in zip(self.leader_wins, leaders[: self.rounds], strict=False):
+            if len(lead) == 1:  # one leader (most rounds): a whole hit or none
+                rate.add(1 if lead[0] in winners else 0)
+                continue
             hit = sum(1 for s in lead if s in winners)
-            self.leader_wins[k].add(Fraction(hit, len(lead)) if hit and len(lead) > 1 else hit)
+            rate.add(Fraction(hit, len(lead)) if hit else 0)
         changes = sum(1 for a, b in pairwise(leaders) if a != b)
         self.lead_changes.add(changes)
         middle = leaders[(len(leaders) - 1) // 2]
