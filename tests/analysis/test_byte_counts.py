@@ -49,3 +49,24 @@ def test_a_lane_past_255_strings_carries_nothing_into_its_neighbour() -> None:
         counter.add(int.from_bytes(b"\x00\x01\x01", "big"))
     counter.add(int.from_bytes(b"\x01\x00\x00", "big"))
     assert counter.counts() == [1, 1000, 1000]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.integers(min_value=1, max_value=6),
+    st.lists(st.lists(st.booleans(), min_size=4, max_size=4), min_size=4, max_size=4),
+    st.integers(min_value=1, max_value=200),
+)
+def test_sums_of_several_strings_count_as_each_string(
+    players: int, pattern: list[list[bool]], games: int
+) -> None:
+    """A game's players' masks summed into one addition (`most` = players), for more games
+    than a lane holds: the same counts as adding every player's string."""
+    width = 4
+    strings = [bytes(int(b) for b in pattern[(g + p) % 4]) for g in range(games)
+               for p in range(players)]  # fmt: skip
+    counter = ByteCounts(width)
+    for g in range(games):
+        game = strings[g * players : (g + 1) * players]
+        counter.add(sum(int.from_bytes(m, "big") for m in game), players)
+    assert counter.counts() == naive_counts(strings, width)

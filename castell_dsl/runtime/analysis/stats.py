@@ -200,8 +200,9 @@ class ByteCounts:
     taken, completed: item by item in Python, that loop cost a sixth of a random game. Here a
     string is one integer (a byte per item, 1 where the item counts), and strings are summed
     as integers: each byte is then a lane that counts its item, and no lane carries into its
-    neighbour while fewer than 256 strings are summed. Every 255 strings the lanes are read
-    into the counts and start again from zero, so adding a string is one integer addition."""
+    neighbour while fewer than 256 strings are summed. Before a lane could pass 255 the lanes
+    are read into the counts and start again from zero, so adding a string (or the sum of a
+    game's players' strings) is one integer addition."""
 
     #: Strings summed before the lanes are read (a lane holds at most 255).
     LANE_LIMIT = 255
@@ -212,12 +213,13 @@ class ByteCounts:
         self.lanes = 0
         self.pending = 0
 
-    def add(self, mask: int) -> None:
-        """Add one to the count of every item whose byte of `mask` is 1."""
-        self.lanes += mask
-        self.pending += 1
-        if self.pending == self.LANE_LIMIT:
+    def add(self, mask: int, most: int = 1) -> None:
+        """Add each byte of `mask` to its item's count: a string of 1s and 0s, or a sum of
+        such strings, `most` of them (no byte of it is more than `most`)."""
+        if self.pending + most > self.LANE_LIMIT:
             self._flush()
+        self.lanes += mask
+        self.pending += most
 
     def _flush(self) -> None:
         totals = self.totals
