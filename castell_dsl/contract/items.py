@@ -13,7 +13,8 @@ reachable. The core cannot know what those are in a game, so a `GameLogic` descr
   a prize the chart offers), read once when the game is over.
 - `action_items(game, player, action)`: the items an action takes, read just before it is
   applied (what a state no longer shows afterwards: which wheel tile was trained, which special
-  action a token paid for).
+  action a token paid for); `item_action_kinds()` names the kinds it can answer for (None:
+  every kind), so the analysis does not ask about the others.
 - `item_lints()`: items the mechanics can prove unusable without playing (a tile no team can
   complete under the rule set's bag and reachable ranks), as `(index, reason)` pairs.
 
@@ -57,6 +58,8 @@ class ItemTable(Protocol):
     `ItemsFromTable` answers the logic's coverage methods from one (`logic.coverage`)."""
 
     items: tuple[Item, ...]
+    #: The action kinds `taken_by` can name items for (for any other it names none).
+    action_kinds: frozenset[str]
 
     def marks(self, game: GameContext, player: int) -> Iterable[tuple[int, int]]: ...
     def shared(self, game: GameContext) -> Iterable[tuple[int, int]]: ...
@@ -81,6 +84,9 @@ class ItemsFromTable:
 
     def action_items(self, game: GameContext, player: int, action: Action) -> Iterable[int]:
         return self.coverage.taken_by(action)
+
+    def item_action_kinds(self) -> frozenset[str] | None:
+        return self.coverage.action_kinds
 
     def item_lints(self) -> Iterable[tuple[int, str]]:
         return self.coverage.lints()

@@ -244,6 +244,11 @@ class GameLogic(ABC):
         """The indices of the items `action` takes, read just before it is applied."""
         return ()
 
+    def item_action_kinds(self) -> frozenset[str] | None:
+        """The action kinds `action_items` can name items for (the analysis asks only about
+        these, so a turn of other actions costs nothing); None, the default: every kind."""
+        return None
+
     def item_lints(self) -> Iterable[tuple[int, str]]:
         """`(item index, reason)` for items proved unusable without playing."""
         return ()

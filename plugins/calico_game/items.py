@@ -78,6 +78,9 @@ class CalicoItems:
     def lints(self) -> tuple[()]:
         return ()
 
+    #: The kinds `taken_by` names items for.
+    action_kinds = frozenset({"place"})
+
     def taken_by(self, action: Action) -> Iterator[int]:
         if action.kind == "place":
             for index, _bits in self._patch(action.args[0], TAKEN):

@@ -60,35 +60,49 @@ class CastellItems:
         self.wheel_index = {name: self.wheel0 + i for i, name in enumerate(self.wheel_names)}
         self.number_index = {n: self.number0 + i for i, n in enumerate(self.numbers)}
         self._by_round: tuple[list, dict[int, list[tuple[int, list[int]]]]] | None = None
+        #: Per wheel slot's tile: its wheel tile item and the skill it trains (or None).
+        self.slot_items = [(self.wheel_index[n], t.skill_index.get(n)) for n in t.wheel_tiles]
+        #: Per region: the sectors whose tiles face a pawn standing there (C-4.5).
+        self.sectors_facing = {
+            region: (sector, *t.shared_sectors) for region, sector in t.sector_of_region.items()
+        }
 
-    def marks(self, game: GameContext, player: int) -> Iterator[tuple[int, int]]:
+    def marks(self, game: GameContext, player: int) -> list[tuple[int, int]]:
         """During the game only what can change from turn to turn is read (what faces the
         pawn, the pawn's region, a festival of this round); what is dealt at the start and
         only grows (the tiles in the rows, the calendar, ranks, prizes, size tokens, items
         held in regions) is read once, when the game is over: it was open from the start,
         or it is held at the end. Five marks a turn instead of seventy keep the analysis'
-        cost to a fraction of the game's."""
+        cost to a fraction of the game's. (The tile facing a sector is `Tables.tile_at`,
+        read here through the slot's precomputed items: this runs at every turn's end.)"""
         t = self.t
         g = game.state["g"]
         pawn = g["pawns"][player]
-        ranks = g["ranks"][player]
+        out: list[tuple[int, int]] = []
         if pawn >= 0:
-            for sector in (t.sector_of_region[pawn], *t.shared_sectors):
-                name = t.tile_at(g, sector)
-                yield self.wheel_index[name], OPEN
-                skill = t.skill_index.get(name)
-                if skill is not None and ranks[skill] < t.max_rank[skill]:
-                    yield self.skill0 + skill, OPEN
-            yield self.region0 + pawn, OPEN | TAKEN
+            ranks = g["ranks"][player]
+            max_rank = t.max_rank
+            slots = g["wheel"]
+            turned = g["wheel_turns"]
+            count = len(slots)
+            slot_items = self.slot_items
+            skill0 = self.skill0
+            for sector in self.sectors_facing[pawn]:
+                wheel_item, skill = slot_items[slots[(sector + turned) % count]]
+                out.append((wheel_item, OPEN))
+                if skill is not None and ranks[skill] < max_rank[skill]:
+                    out.append((skill0 + skill, OPEN))
+            out.append((self.region0 + pawn, OPEN | TAKEN))
             tower = g["towers"][player]
             if tower is not None:
                 for festival, numbers in self._festivals(g["calendar"], game.state["round"]):
                     if pawn == t.festival_region[festival] and towers.meets_festival(
                         tower, numbers, t.min_levels
                     ):
-                        yield self.festival0 + festival, OPEN | TAKEN
+                        out.append((self.festival0 + festival, OPEN | TAKEN))
         if game.is_over():
-            yield from self._final(game, g, player)
+            out.extend(self._final(game, g, player))
+        return out
 
     def _festivals(self, calendar: list, now: int) -> list[tuple[int, list[int]]]:
         """This round's festivals of a game's calendar, grouped by round once per game (the
@@ -142,6 +156,9 @@ class CastellItems:
         if t.start_tokens > 0:
             for i in range(len(SPECIAL_OPTIONS)):
                 yield self.special0 + i, OPEN
+
+    #: The kinds `taken_by` names items for.
+    action_kinds = frozenset({"train", "special"})
 
     def taken_by(self, action: Action) -> tuple[int, ...]:
         kind = action.kind

@@ -60,7 +60,11 @@ class ItemCounts:
         self.lost_shared: dict[int, Number] = {}
 
     def add_game(self, marks: list[bytes], winners: set[int], share: Number) -> None:
+        """Fold one game's marks, a string per player: the players' masks are summed (a byte
+        lane per item, at most one per player) and each sum is added to its count once."""
         c = self.counts
+        opened_sum = taken_sum = completed_sum = took_sum = passed_sum = 0
+        won_sum = lost_sum = 0
         any_open = any_taken = 0
         for seat, marked in enumerate(marks):
             opened = int.from_bytes(marked.translate(WAS_OPEN), "big")
@@ -68,15 +72,15 @@ class ItemCounts:
             took = marked.translate(OPEN_TAKEN)
             passed = marked.translate(OPEN_NOT_TAKEN)
             took_mask, passed_mask = int.from_bytes(took, "big"), int.from_bytes(passed, "big")
-            c["open"].add(opened)
-            c["taken"].add(taken)
-            c["completed"].add(int.from_bytes(marked.translate(WAS_COMPLETED), "big"))
-            c["won_n"].add(took_mask)
-            c["lost_n"].add(passed_mask)
+            opened_sum += opened
+            taken_sum += taken
+            completed_sum += int.from_bytes(marked.translate(WAS_COMPLETED), "big")
+            took_sum += took_mask
+            passed_sum += passed_mask
             if seat in winners:
                 if share == 1:
-                    c["won"].add(took_mask)
-                    c["lost"].add(passed_mask)
+                    won_sum += took_mask
+                    lost_sum += passed_mask
                 else:
                     for shared, which in ((self.won_shared, took), (self.lost_shared, passed)):
                         for index, bit in enumerate(which):
@@ -84,6 +88,18 @@ class ItemCounts:
                                 shared[index] = shared.get(index, 0) + share
             any_open |= opened
             any_taken |= taken
+        seats = len(marks)
+        for name, total in (
+            ("open", opened_sum),
+            ("taken", taken_sum),
+            ("completed", completed_sum),
+            ("won_n", took_sum),
+            ("lost_n", passed_sum),
+            ("won", won_sum),
+            ("lost", lost_sum),
+        ):
+            if total:
+                c[name].add(total, seats)
         c["games_open"].add(any_open)
         c["games_taken"].add(any_taken)
 
@@ -172,9 +188,12 @@ class RuleSetAggregate:
     def _drama(self, leaders: list[list[int]], winners: set[int]) -> None:
         if self.players < 2 or not leaders:
             return
-        for k, lead in enumerate(leaders[: self.rounds]):
+        for rate, lead in zip(self.leader_wins, leaders[: self.rounds], strict=False):
+            if len(lead) == 1:  # one leader (most rounds): a whole hit or none
+                rate.add(1 if lead[0] in winners else 0)
+                continue
             hit = sum(1 for s in lead if s in winners)
-            self.leader_wins[k].add(Fraction(hit, len(lead)) if hit and len(lead) > 1 else hit)
+            rate.add(Fraction(hit, len(lead)) if hit else 0)
         changes = sum(1 for a, b in pairwise(leaders) if a != b)
         self.lead_changes.add(changes)
         middle = leaders[(len(leaders) - 1) // 2]

@@ -99,6 +99,9 @@ def measure_game(
     seats = [make_bot(spec, rules, seat, seed) for seat, spec in enumerate(bots)]
     logic = game.logic
     track = bool(logic.items())
+    # Asked only about the action kinds that can take items (None: every kind).
+    taking = logic.item_action_kinds() if track else frozenset()
+    action_items, item_marks = logic.action_items, logic.item_marks
     #: Every mark seen, per player: a byte per item (OPEN | TAKEN | COMPLETED bits).
     marks = [bytearray(len(logic.items())) for _ in range(players)]
     leaders: list[list[int]] = []
@@ -123,9 +126,9 @@ def measure_game(
             countdown = every
         countdown -= 1
         action = seats[player].choose(game)
-        if track:
+        if track and (taking is None or action.kind in taking):
             mine = marks[player]
-            for item in logic.action_items(game, player, action):
+            for item in action_items(game, player, action):
                 mine[item] |= OPEN | TAKEN
         game.apply(action)
         turn = state["turn"]
@@ -133,7 +136,7 @@ def measure_game(
             continue  # the same turn goes on
         if track:
             mine = marks[player]
-            for item, bits in logic.item_marks(game, player):
+            for item, bits in item_marks(game, player):
                 mine[item] |= bits
         if turn is None:
             break  # the game is over: the last round's leaders and marks are read below

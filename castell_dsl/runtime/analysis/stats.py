@@ -198,34 +198,37 @@ class ByteCounts:
 
     The rule coverage adds, per game and player, which of a few hundred items were open,
     taken, completed: item by item in Python, that loop cost a sixth of a random game. Here a
-    string becomes one integer (a byte per item, 1 where the item counts), and the counts are
-    kept as binary *bit planes*: plane k holds bit k of every item's count, so adding a string
-    is a ripple-carry addition over a few planes in whole-integer operations. Counts are read
-    once, at the end. (Each count must stay below 256 * 2**planes, which it does: a count is
-    never more than the number of strings added.)"""
+    string is one integer (a byte per item, 1 where the item counts), and strings are summed
+    as integers: each byte is then a lane that counts its item, and no lane carries into its
+    neighbour while fewer than 256 strings are summed. Before a lane could pass 255 the lanes
+    are read into the counts and start again from zero, so adding a string (or the sum of a
+    game's players' strings) is one integer addition."""
+
+    #: Strings summed before the lanes are read (a lane holds at most 255).
+    LANE_LIMIT = 255
 
     def __init__(self, width: int):
         self.width = width
-        self.planes: list[int] = []
+        self.totals = [0] * width
+        self.lanes = 0
+        self.pending = 0
 
-    def add(self, mask: int) -> None:
-        """Add one to the count of every item whose byte of `mask` is 1."""
-        planes = self.planes
-        k = 0
-        while mask:
-            if k == len(planes):
-                planes.append(0)
-            plane = planes[k]
-            planes[k] = plane ^ mask
-            mask &= plane
-            k += 1
+    def add(self, mask: int, most: int = 1) -> None:
+        """Add each byte of `mask` to its item's count: a string of 1s and 0s, or a sum of
+        such strings, `most` of them (no byte of it is more than `most`)."""
+        if self.pending + most > self.LANE_LIMIT:
+            self._flush()
+        self.lanes += mask
+        self.pending += most
+
+    def _flush(self) -> None:
+        totals = self.totals
+        for index, count in enumerate(self.lanes.to_bytes(self.width, "big")):
+            if count:
+                totals[index] += count
+        self.lanes = self.pending = 0
 
     def counts(self) -> list[int]:
         """Each item's count, in item order."""
-        out = [0] * self.width
-        for k, plane in enumerate(self.planes):
-            bits = plane.to_bytes(self.width, "big")
-            for index, bit in enumerate(bits):
-                if bit:
-                    out[index] += 1 << k
-        return out
+        self._flush()
+        return list(self.totals)
