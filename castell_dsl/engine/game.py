@@ -159,6 +159,7 @@ class Game:
         legal: list[Action] | None,
         events: list[dict] | None = None,
         observers: list[Observer] | None = None,
+        borrowed: dict[str, set[int] | None] | None = None,
     ) -> None:
         """Every attribute of a game, in one place: a new game, `clone` and `copier` all set a
         game up here (the copies without `__init__`, which would start the game anew)."""
@@ -178,8 +179,38 @@ class Game:
         #: How `sample_legal` draws: from the listing, or by counting (`_sampling`).
         self._sampling = sampling
         self._result: dict | None = None
+        #: Keys of `state["g"]` whose values this game shares with other copies of a position
+        #: and must copy before changing them (`own`; `GameLogic.copy_on_write`), each with
+        #: None (the whole value is shared) or the indices of the items copied already (the
+        #: value's list is this game's, its other items are shared).
+        self._borrowed = borrowed
         self.state = state
         self.rng = Rng(state)
+
+    def own(self, key: str, index: int | None = None) -> Any:
+        """`state["g"][key]`, or its item `index`, this game's own to change in place
+        (`GameContext.own`). A copy made by `copier` shares the logic's `copy_on_write`
+        values with the other copies of its position until it first takes one here: the
+        whole value is then copied, or for an item the value's list alone (its other items
+        stay shared) and that item."""
+        g = self.state["g"]
+        borrowed = self._borrowed
+        if not borrowed or key not in borrowed:
+            return g[key] if index is None else g[key][index]
+        rows = borrowed[key]  # None: the whole value is shared; else the items copied
+        if index is None:
+            del borrowed[key]
+            value = g[key] = copy_data(g[key])
+            return value
+        if rows is None:
+            rows = borrowed[key] = set()
+            g[key] = g[key][:]
+        value = g[key]
+        if index in rows:
+            return value[index]
+        rows.add(index)
+        item = value[index] = copy_data(value[index])
+        return item
 
     # ---- observing ----------------------------------------------------------------------------
     @property
@@ -685,22 +716,50 @@ class Game:
 
     def copier(self) -> Callable[[], Game]:
         """A maker of independent copies of this position, each as `clone(keep_log=False)`
-        would make it: the state is serialised once, here, and each copy only reads it back
-        (a search copies one position many times — every child of a node, or the root in
-        every iteration — so this halves its copying). Copies reflect the position as it is
-        now: edit or advance this game and the maker still makes the old position.
+        would make it (a search copies one position many times — every child of a node, or
+        the root in every iteration). Copies reflect the position as it is now: edit or
+        advance this game and the maker still makes the old position.
 
-        The parts of the mechanics' state the logic declares unchanging (`GameLogic.
-        shared_state`, e.g. Castell's calendar) are not serialised: each copy holds the very
-        same objects, put back in their places (so the keys keep their order)."""
+        What a copy shares instead of copying (the game itself is never written):
+        - the parts of the mechanics' state the logic declares unchanging (`GameLogic.
+          shared_state`, e.g. Castell's calendar): every copy holds the very same objects;
+        - the parts it declares copy-on-write (`GameLogic.copy_on_write`): every copy holds
+          the same snapshot of them, taken here (or this game's own shared value, when it
+          is a copy that has not changed it), until it changes one through `own`;
+        - scalars, which cannot change in place.
+        The rest (the engine's turn, the mechanics' other containers) is serialised once,
+        here, and read back by each copy. The keys keep their order."""
         state = self.state
         g = state["g"]
-        shared = [(key, g[key]) for key in self.logic.shared_state if key in g]
-        if shared:  # serialise a shallow copy without them (this game is left as it is)
-            g = {**g, **{key: None for key, _value in shared}}
-            state = {**state, "g": g}
+        logic = self.logic
+        unchanging = logic.shared_state
+        cow = logic.copy_on_write
+        borrowed = self._borrowed or {}
+        template: dict[str, Any] = {}  # every key of `g`, in order, shared values in place
+        private: dict[str, Any] = {}  # copied for each copy
+        snapshot: dict[str, Any] = {}  # this game's own copy-on-write values, copied once
+        lent: list[str] = []  # the copy-on-write keys the copies borrow
+        for key, value in g.items():
+            if key in unchanging or type(value) not in (list, dict):
+                template[key] = value
+            elif key in cow:
+                lent.append(key)
+                if key not in borrowed:  # this game's own: copied into the snapshot below
+                    template[key] = None
+                    snapshot[key] = value
+                    continue
+                rows = borrowed[key]
+                if rows is None:  # shared already, unchanged
+                    template[key] = value
+                else:  # its list and these items are this game's own, the rest shared
+                    template[key] = [copy_data(v) if i in rows else v for i, v in enumerate(value)]
+            else:
+                template[key] = None
+                private[key] = value
         try:
-            blob = marshal.dumps(state, FLAT)
+            blob = marshal.dumps({**state, "g": private}, FLAT)
+            if snapshot:
+                template.update(marshal.loads(marshal.dumps(snapshot, FLAT)))
         except ValueError:
             return lambda: self.clone(keep_log=False)
         loads = marshal.loads
@@ -708,19 +767,39 @@ class Game:
         players, seed = self.players, self.seed
         legal, sampling = self._legal, self._sampling
         new = Game.__new__
+        set_up = Game._set_up
+        fromkeys = dict.fromkeys
+        top = loads(blob)
+        turn = top["turn"]
+        if private or any(
+            type(value) in (list, dict) for key, value in top.items() if key not in ("g", "turn")
+        ):
 
-        def make() -> Game:
+            def make() -> Game:  # the general case: the serialised part read back
+                other = new(Game)
+                state = loads(blob)
+                state["g"] = {**template, **state["g"]}
+                set_up(other, rules, logic, plan, players, seed, state, log=[],
+                       sampling=sampling, legal=legal, borrowed=fromkeys(lent))  # fmt: skip
+                return other
+
+            return make
+
+        # The engine's own keys are scalars but the turn, whose lists the engine never
+        # changes in place but `used` and `grants` (`order` is made anew with each turn).
+        if turn is not None:
+            used, grants = turn["used"], turn["grants"]
+
+        def make_flat() -> Game:  # the usual case: nothing serialised to read back
             other = new(Game)
-            state = loads(blob)
-            if shared:
-                copied = state["g"]
-                for key, value in shared:
-                    copied[key] = value
-            other._set_up(rules, logic, plan, players, seed, state, log=[],
-                          sampling=sampling, legal=legal)  # fmt: skip
+            state = {**top, "g": {**template}}
+            if turn is not None:
+                state["turn"] = {**turn, "used": {**used}, "grants": grants[:]}
+            set_up(other, rules, logic, plan, players, seed, state, log=[],
+                   sampling=sampling, legal=legal, borrowed=fromkeys(lent))  # fmt: skip
             return other
 
-        return make
+        return make_flat
 
     def state_hash(self) -> str:
         return state_hash(self.state)
