@@ -88,6 +88,23 @@ def _holds_turn(plan: ActionPlan, used: dict[str, int]) -> bool:
     return plan.required and not used.get(plan.kind)
 
 
+#: The last seed `_seed_state` was asked about and its state: a search reseeds its copies
+#: and asks whether they drew with one seed per iteration, many times over.
+_last_seed: tuple[int, int] = (0, seed_state(0))
+
+
+def _seed_state(seed: int) -> int:
+    """`seed_state(seed)`, remembered for the last seed asked."""
+    global _last_seed
+    last = _last_seed
+    if last[0] == seed and type(seed) is int:
+        return last[1]
+    state = seed_state(seed)
+    if type(seed) is int:
+        _last_seed = (seed, state)
+    return state
+
+
 def state_hash(state: dict) -> str:
     text = json.dumps(state, sort_keys=True, separators=(",", ":"))
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
@@ -498,7 +515,8 @@ class Game:
     def apply(self, action: Action | str) -> Action:
         """Take `action` for the current player. An illegal action raises `ActionError` and
         changes nothing."""
-        action = self._coerce(action)
+        if isinstance(action, str):
+            action = self.parse(action)
         legal = self._legal
         # An action taken from `legal_actions()` or drawn by `sample_legal` is known to be
         # legal: skip the check (by identity first: comparing actions field by field is the
@@ -515,7 +533,7 @@ class Game:
         plan = self.plan.by_kind[turn["name"]][action.kind]
         self._legal = None
         self.log.append(action.text)
-        if self.observed:
+        if self.events is not None or self.observers:  # `observed`, inlined: a search's path
             self.emit({"type": "action", "player": player, "action": action.text,
                        "round": self.state["round"]})  # fmt: skip
         if plan.ends_turn:
@@ -553,14 +571,14 @@ class Game:
 
     def reseed(self, seed: int) -> None:
         """Give chance a new seed from here on (a search bot's determinised copy of a game)."""
-        self.state["rng"] = seed_state(seed)
+        self.state["rng"] = _seed_state(seed)
 
     def drew_since_reseed(self, seed: int) -> bool:
         """Whether chance was drawn since `reseed(seed)`: if not, the actions taken since then
         led to the same position (the generator aside) under every seed, which a search may
         keep instead of replaying them. (The generator's state moves on with every draw and
         never returns: SplitMix64 steps by an odd constant modulo 2**64.)"""
-        return self.state["rng"] != seed_state(seed)
+        return self.state["rng"] != _seed_state(seed)
 
     def _turn_exhausted(self) -> bool:
         """True when the player can do nothing more: nothing is listed, or (the fast path) an
