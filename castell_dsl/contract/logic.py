@@ -66,6 +66,14 @@ class GameContext(Protocol):
         """The names of the variants the rule set was loaded with (the rule set's `variants`)."""
         ...
 
+    def own(self, key: str, index: int | None = None) -> Any:
+        """`state["g"][key]` (or its item `index`), this game's own to change in place: a
+        mechanics that declares `GameLogic.copy_on_write` keys takes every value it changes
+        in place through `own` (assigning a new value to the key itself needs no `own`).
+        With `index`, only the value's list and that item are copied, if shared: take an
+        item this way to change inside it, the whole value to assign its items."""
+        ...
+
     def emit(self, event: dict[str, Any]) -> None: ...
     def score_of(self, player: int) -> int: ...
     def is_over(self) -> bool: ...
@@ -85,6 +93,13 @@ class GameLogic(ABC):
     #: place once the game has started (a step may still replace one whole): the copies a
     #: search makes of a position (`Game.copier`) share them instead of copying them.
     shared_state: tuple[str, ...] = ()
+    #: Keys of the mechanics' state whose values the copies a search makes of a position
+    #: (`Game.copier`) share until one of them changes its value: the mechanics then takes
+    #: the value through `GameContext.own(key)`, which gives that copy a copy of its own
+    #: first. A turn changes few of them, so a copy costs a few dicts instead of the whole
+    #: state. The contract: every change in place of such a value goes through `own`
+    #: (`tests/speed/test_copy_on_write.py` plays whole games holding Castell to it).
+    copy_on_write: tuple[str, ...] = ()
 
     @abstractmethod
     def initial_state(self, game: GameContext) -> dict[str, Any]:

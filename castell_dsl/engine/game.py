@@ -88,6 +88,23 @@ def _holds_turn(plan: ActionPlan, used: dict[str, int]) -> bool:
     return plan.required and not used.get(plan.kind)
 
 
+#: The last seed `_seed_state` was asked about and its state: a search reseeds its copies
+#: and asks whether they drew with one seed per iteration, many times over.
+_last_seed: tuple[int, int] = (0, seed_state(0))
+
+
+def _seed_state(seed: int) -> int:
+    """`seed_state(seed)`, remembered for the last seed asked."""
+    global _last_seed
+    last = _last_seed
+    if last[0] == seed and type(seed) is int:
+        return last[1]
+    state = seed_state(seed)
+    if type(seed) is int:
+        _last_seed = (seed, state)
+    return state
+
+
 def state_hash(state: dict) -> str:
     text = json.dumps(state, sort_keys=True, separators=(",", ":"))
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
@@ -159,6 +176,7 @@ class Game:
         legal: list[Action] | None,
         events: list[dict] | None = None,
         observers: list[Observer] | None = None,
+        borrowed: dict[str, set[int] | None] | None = None,
     ) -> None:
         """Every attribute of a game, in one place: a new game, `clone` and `copier` all set a
         game up here (the copies without `__init__`, which would start the game anew)."""
@@ -178,8 +196,38 @@ class Game:
         #: How `sample_legal` draws: from the listing, or by counting (`_sampling`).
         self._sampling = sampling
         self._result: dict | None = None
+        #: Keys of `state["g"]` whose values this game shares with other copies of a position
+        #: and must copy before changing them (`own`; `GameLogic.copy_on_write`), each with
+        #: None (the whole value is shared) or the indices of the items copied already (the
+        #: value's list is this game's, its other items are shared).
+        self._borrowed = borrowed
         self.state = state
         self.rng = Rng(state)
+
+    def own(self, key: str, index: int | None = None) -> Any:
+        """`state["g"][key]`, or its item `index`, this game's own to change in place
+        (`GameContext.own`). A copy made by `copier` shares the logic's `copy_on_write`
+        values with the other copies of its position until it first takes one here: the
+        whole value is then copied, or for an item the value's list alone (its other items
+        stay shared) and that item."""
+        g = self.state["g"]
+        borrowed = self._borrowed
+        if not borrowed or key not in borrowed:
+            return g[key] if index is None else g[key][index]
+        rows = borrowed[key]  # None: the whole value is shared; else the items copied
+        if index is None:
+            del borrowed[key]
+            value = g[key] = copy_data(g[key])
+            return value
+        if rows is None:
+            rows = borrowed[key] = set()
+            g[key] = g[key][:]
+        value = g[key]
+        if index in rows:
+            return value[index]
+        rows.add(index)
+        item = value[index] = copy_data(value[index])
+        return item
 
     # ---- observing ----------------------------------------------------------------------------
     @property
@@ -467,7 +515,8 @@ class Game:
     def apply(self, action: Action | str) -> Action:
         """Take `action` for the current player. An illegal action raises `ActionError` and
         changes nothing."""
-        action = self._coerce(action)
+        if isinstance(action, str):
+            action = self.parse(action)
         legal = self._legal
         # An action taken from `legal_actions()` or drawn by `sample_legal` is known to be
         # legal: skip the check (by identity first: comparing actions field by field is the
@@ -484,7 +533,7 @@ class Game:
         plan = self.plan.by_kind[turn["name"]][action.kind]
         self._legal = None
         self.log.append(action.text)
-        if self.observed:
+        if self.events is not None or self.observers:  # `observed`, inlined: a search's path
             self.emit({"type": "action", "player": player, "action": action.text,
                        "round": self.state["round"]})  # fmt: skip
         if plan.ends_turn:
@@ -522,14 +571,14 @@ class Game:
 
     def reseed(self, seed: int) -> None:
         """Give chance a new seed from here on (a search bot's determinised copy of a game)."""
-        self.state["rng"] = seed_state(seed)
+        self.state["rng"] = _seed_state(seed)
 
     def drew_since_reseed(self, seed: int) -> bool:
         """Whether chance was drawn since `reseed(seed)`: if not, the actions taken since then
         led to the same position (the generator aside) under every seed, which a search may
         keep instead of replaying them. (The generator's state moves on with every draw and
         never returns: SplitMix64 steps by an odd constant modulo 2**64.)"""
-        return self.state["rng"] != seed_state(seed)
+        return self.state["rng"] != _seed_state(seed)
 
     def _turn_exhausted(self) -> bool:
         """True when the player can do nothing more: nothing is listed, or (the fast path) an
@@ -685,22 +734,50 @@ class Game:
 
     def copier(self) -> Callable[[], Game]:
         """A maker of independent copies of this position, each as `clone(keep_log=False)`
-        would make it: the state is serialised once, here, and each copy only reads it back
-        (a search copies one position many times — every child of a node, or the root in
-        every iteration — so this halves its copying). Copies reflect the position as it is
-        now: edit or advance this game and the maker still makes the old position.
+        would make it (a search copies one position many times — every child of a node, or
+        the root in every iteration). Copies reflect the position as it is now: edit or
+        advance this game and the maker still makes the old position.
 
-        The parts of the mechanics' state the logic declares unchanging (`GameLogic.
-        shared_state`, e.g. Castell's calendar) are not serialised: each copy holds the very
-        same objects, put back in their places (so the keys keep their order)."""
+        What a copy shares instead of copying (the game itself is never written):
+        - the parts of the mechanics' state the logic declares unchanging (`GameLogic.
+          shared_state`, e.g. Castell's calendar): every copy holds the very same objects;
+        - the parts it declares copy-on-write (`GameLogic.copy_on_write`): every copy holds
+          the same snapshot of them, taken here (or this game's own shared value, when it
+          is a copy that has not changed it), until it changes one through `own`;
+        - scalars, which cannot change in place.
+        The rest (the engine's turn, the mechanics' other containers) is serialised once,
+        here, and read back by each copy. The keys keep their order."""
         state = self.state
         g = state["g"]
-        shared = [(key, g[key]) for key in self.logic.shared_state if key in g]
-        if shared:  # serialise a shallow copy without them (this game is left as it is)
-            g = {**g, **{key: None for key, _value in shared}}
-            state = {**state, "g": g}
+        logic = self.logic
+        unchanging = logic.shared_state
+        cow = logic.copy_on_write
+        borrowed = self._borrowed or {}
+        template: dict[str, Any] = {}  # every key of `g`, in order, shared values in place
+        private: dict[str, Any] = {}  # copied for each copy
+        snapshot: dict[str, Any] = {}  # this game's own copy-on-write values, copied once
+        lent: list[str] = []  # the copy-on-write keys the copies borrow
+        for key, value in g.items():
+            if key in unchanging or type(value) not in (list, dict):
+                template[key] = value
+            elif key in cow:
+                lent.append(key)
+                if key not in borrowed:  # this game's own: copied into the snapshot below
+                    template[key] = None
+                    snapshot[key] = value
+                    continue
+                rows = borrowed[key]
+                if rows is None:  # shared already, unchanged
+                    template[key] = value
+                else:  # its list and these items are this game's own, the rest shared
+                    template[key] = [copy_data(v) if i in rows else v for i, v in enumerate(value)]
+            else:
+                template[key] = None
+                private[key] = value
         try:
-            blob = marshal.dumps(state, FLAT)
+            blob = marshal.dumps({**state, "g": private}, FLAT)
+            if snapshot:
+                template.update(marshal.loads(marshal.dumps(snapshot, FLAT)))
         except ValueError:
             return lambda: self.clone(keep_log=False)
         loads = marshal.loads
@@ -708,19 +785,39 @@ class Game:
         players, seed = self.players, self.seed
         legal, sampling = self._legal, self._sampling
         new = Game.__new__
+        set_up = Game._set_up
+        fromkeys = dict.fromkeys
+        top = loads(blob)
+        turn = top["turn"]
+        if private or any(
+            type(value) in (list, dict) for key, value in top.items() if key not in ("g", "turn")
+        ):
 
-        def make() -> Game:
+            def make() -> Game:  # the general case: the serialised part read back
+                other = new(Game)
+                state = loads(blob)
+                state["g"] = {**template, **state["g"]}
+                set_up(other, rules, logic, plan, players, seed, state, log=[],
+                       sampling=sampling, legal=legal, borrowed=fromkeys(lent))  # fmt: skip
+                return other
+
+            return make
+
+        # The engine's own keys are scalars but the turn, whose lists the engine never
+        # changes in place but `used` and `grants` (`order` is made anew with each turn).
+        if turn is not None:
+            used, grants = turn["used"], turn["grants"]
+
+        def make_flat() -> Game:  # the usual case: nothing serialised to read back
             other = new(Game)
-            state = loads(blob)
-            if shared:
-                copied = state["g"]
-                for key, value in shared:
-                    copied[key] = value
-            other._set_up(rules, logic, plan, players, seed, state, log=[],
-                          sampling=sampling, legal=legal)  # fmt: skip
+            state = {**top, "g": {**template}}
+            if turn is not None:
+                state["turn"] = {**turn, "used": {**used}, "grants": grants[:]}
+            set_up(other, rules, logic, plan, players, seed, state, log=[],
+                   sampling=sampling, legal=legal, borrowed=fromkeys(lent))  # fmt: skip
             return other
 
-        return make
+        return make_flat
 
     def state_hash(self) -> str:
         return state_hash(self.state)

@@ -103,7 +103,7 @@ class Move(Handler):
         return None
 
     def apply(self, game: GameContext, player: int, action: Action, spec: Record) -> str | None:
-        game.state["g"]["pawns"][player] = action.args[0]
+        game.own("pawns")[player] = action.args[0]
         return None
 
 
@@ -256,14 +256,14 @@ class Recruit(Handler):
         return None
 
     def apply(self, game: GameContext, player: int, action: Action, spec: Record) -> str | None:
-        self.take(game.state["g"], player, action.args)
+        self.take(game, player, action.args)
         return None
 
-    def take(self, g: dict, player: int, numbers: tuple) -> None:
+    def take(self, game: GameContext, player: int, numbers: tuple) -> None:
         """Move `numbers` from the pawn's region into the player's team."""
         low = self.t.low
-        region = g["regions"][g["pawns"][player]]
-        team = g["teams"][player]
+        region = game.own("regions", game.state["g"]["pawns"][player])
+        team = game.own("teams", player)
         for n in numbers:
             region[n - low] -= 1
             team[n - low] += 1
@@ -347,7 +347,7 @@ class Train(Handler):
         tile = action.args[0]
         if tile in t.grants:
             return t.grants[tile]
-        game.state["g"]["ranks"][player][t.skill_index[tile]] += 1
+        game.own("ranks", player)[t.skill_index[tile]] += 1
         return None
 
 
@@ -446,5 +446,5 @@ class Tower(Handler):
         return None
 
     def apply(self, game: GameContext, player: int, action: Action, spec: Record) -> str | None:
-        game.state["g"]["towers"][player] = [list(level) for level in action.args[0]]
+        game.own("towers")[player] = [list(level) for level in action.args[0]]
         return None

@@ -53,6 +53,11 @@ class CastellLogic(Tables, ItemsFromTable, GameLogic):
 
     #: The calendar is dealt at the start and never changes (C-3): copies share it.
     shared_state = ("calendar",)
+    #: The rest of the state a search's copies share until they change it (every change in
+    #: place takes its value through `game.own`): a turn changes two or three of them.
+    copy_on_write = ("bag", "regions", "teams", "pawns", "ranks", "tokens", "lp_tokens",
+                     "collected", "wheel", "lp", "performed", "towers", "best", "prizes",
+                     "size_tokens")  # fmt: skip
 
     def __init__(self, rules: RuleSet):
         super().__init__(rules)

@@ -110,11 +110,12 @@ class Perform(Handler):
         g = game.state["g"]
         tile, levels = action.args[1], action.args[2]
         region = g["pawns"][player]
-        g["lp"][region].remove(tile)
-        g["performed"][player].append([tile, region])
-        taken = g["lp_tokens"][region]
-        g["collected"][player][region] += taken
-        g["lp_tokens"][region] = 0
+        game.own("lp", region).remove(tile)
+        game.own("performed", player).append([tile, region])
+        lp_tokens = game.own("lp_tokens")
+        taken = lp_tokens[region]
+        game.own("collected", player)[region] += taken
+        lp_tokens[region] = 0
         if game.observed:
             game.emit(
                 {
@@ -270,17 +271,17 @@ class Special(Handler):
         g = game.state["g"]
         granted = game.granted
         if not granted:
-            g["tokens"][player] -= 1
+            game.own("tokens")[player] -= 1
         self.by_option[action.args[0]].apply(game, player, action, spec)
         if not granted:
-            g["lp_tokens"][g["pawns"][player]] += 1
+            game.own("lp_tokens")[g["pawns"][player]] += 1
         return None
 
     def _recruit(self, game: GameContext, player: int, action: Action, spec: Record) -> None:
-        self.recruit.take(game.state["g"], player, action.args[1])
+        self.recruit.take(game, player, action.args[1])
 
     def _move(self, game: GameContext, player: int, action: Action, spec: Record) -> None:
-        game.state["g"]["pawns"][player] = action.args[1]
+        game.own("pawns")[player] = action.args[1]
 
     def _perform(self, game: GameContext, player: int, action: Action, spec: Record) -> None:
         self.perform.apply(game, player, action, spec)

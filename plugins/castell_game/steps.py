@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 def _draw(game: GameContext) -> int | None:
     """Draw one casteller from the bag (its size index), or None if the bag is empty."""
-    return game.rng.draw(game.state["g"]["bag"])
+    return game.rng.draw(game.own("bag"))
 
 
 def deal(t: Tables, game: GameContext) -> None:
@@ -25,13 +25,14 @@ def deal(t: Tables, game: GameContext) -> None:
     g = game.state["g"]
     rng = game.rng
     per_region = t.per_region[game.players]
+    regions = game.own("regions")
     for region in range(len(t.regions)):
         for _ in range(per_region):
             i = _draw(game)
             if i is not None:
-                g["regions"][region][i] += 1
+                regions[region][i] += 1
     if t.random_wheel:
-        rng.shuffle(g["wheel"])
+        rng.shuffle(game.own("wheel"))
     # Calendar: tiles sorted by back, each group shuffled, dealt in calendar order (C-3.3).
     spaces = calendar_spaces(t.rules, game.players)
     by_back: dict[str, list[int]] = {}
@@ -50,14 +51,16 @@ def deal(t: Tables, game: GameContext) -> None:
     # Local performances: shuffle, two per region row, the rest back in the box (C-3.4).
     tiles = list(range(len(t.tiles)))
     rng.shuffle(tiles)
+    lp = game.own("lp")
     for region in range(len(t.regions)):
-        g["lp"][region] = [tiles.pop() for _ in range(t.lp_per_region)]
+        lp[region] = [tiles.pop() for _ in range(t.lp_per_region)]
     # Each player's team (C-3.5).
+    teams = game.own("teams")
     for player in range(game.players):
         for _ in range(t.team_draw):
             i = _draw(game)
             if i is not None:
-                g["teams"][player][i] += 1
+                teams[player][i] += 1
     if game.observed:
         game.emit({"type": "deal", "view": view(t, game)})
 
@@ -67,8 +70,9 @@ def refill(t: Tables, game: GameContext) -> None:
     g = game.state["g"]
     target = t.per_region[game.players]
     drawn = []
+    regions = game.own("regions")
     for region in t.refill_order:
-        counts = g["regions"][region]
+        counts = regions[region]
         while sum(counts) < target:
             i = _draw(game)
             if i is None:
@@ -113,13 +117,13 @@ def run_festival(
     improved = []
     for player, score in scores.items():
         if score > g["best"][player]:
-            g["best"][player] = score
+            game.own("best")[player] = score
             improved.append(player)
     row = t.prize_chart[game.players]
     prizes = {}
     for player, place in places(t, scores).items():
         if place <= len(row):
-            g["prizes"][player].append(row[place - 1])
+            game.own("prizes", player).append(row[place - 1])
             prizes[player] = t.prize_names[row[place - 1]]
     contenders = token_contenders(t, game, region, numbers, scores)
     claimed = {}
@@ -129,7 +133,7 @@ def run_festival(
         }
         winner = token_winner(t, counts, contenders)
         if winner is not None:
-            g["size_tokens"][winner].append([number, region])
+            game.own("size_tokens", winner).append([number, region])
             claimed[str(number)] = winner
     if game.observed:
         game.emit(

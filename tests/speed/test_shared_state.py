@@ -47,4 +47,4 @@ def test_copies_share_the_calendar_and_are_otherwise_clones() -> None:
     assert json.dumps(a.state) == json.dumps(game.clone(keep_log=False).state)  # order too
     a.apply(a.legal_actions()[0])
     assert json.dumps(b.state) == json.dumps(game.state)  # the other copy and the game
-    assert a.state["g"]["teams"] is not b.state["g"]["teams"]
+    assert a.state["g"] is not b.state["g"] and a.state["turn"] is not b.state["turn"]
