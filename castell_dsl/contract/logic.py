@@ -15,7 +15,7 @@ engine free to change how it runs.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -218,6 +218,26 @@ class GameLogic(ABC):
         quilts, Castell's regions and teams: their `encoding.py`), and `tests/rl/
         test_tracking.py` checks that it always equals `view`."""
         return self.view(game)
+
+    def tracked_parts(
+        self, game: GameContext, memo: dict[Any, Any]
+    ) -> list[tuple[str, Hashable, Callable[[], Any]]] | None:
+        """`view(game)` in parts, for the same reader as `tracked_view` (which keeps `memo`):
+        only the parts that changed since the previous call with `memo` (every part when
+        `memo` is empty), each as `(path, key, build)`:
+
+        - `path`: where the part sits in the view, in the flattened notation of docs/rl.md
+          (`market`, `seats[1].hand`, `seats[1].cells[7]`; a positional list's length is the
+          part `seats[1].cells#`), each path given by one part only;
+        - `key`: a hashable that settles what `build()` returns at that path (equal keys,
+          equal parts), so that the reader may reuse what it made of it; or None;
+        - `build()`: the part, built by the same functions as `view`.
+
+        Together the parts are exactly `view(game)`: every feature of its flattening in one
+        part. None (the default): no parts; the reader follows `tracked_view` instead. Castell
+        and Calico give parts (their `encoding.py`); `tests/rl/test_tracking.py` checks them
+        against `view`."""
+        return None
 
     def report(self, game: GameContext) -> dict[str, Any]:
         """Extra facts for a finished game's result (e.g. which scenario objectives were met).

@@ -59,7 +59,6 @@ class CastellEnv(AECEnv):
         self._tracker = Tracker(spec.observation)
         self._public: np.ndarray | None = None
         self._fresh = True
-        self._memo: dict[Any, Any] = {}
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -75,7 +74,6 @@ class CastellEnv(AECEnv):
         self._next_seed += 1
         self.game = self.spec.new_game(self.seed_used)
         self._fresh = True
-        self._memo.clear()
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -127,9 +125,8 @@ class CastellEnv(AECEnv):
         assert self.game is not None
         seat = self.agent_name_mapping[agent]
         if self._public is None:
-            view = self.game.view(self._memo)
             tracker = self._tracker
-            self._public = tracker.reset(view) if self._fresh else tracker.update(view)
+            self._public = tracker.reset(self.game) if self._fresh else tracker.update(self.game)
             self._fresh = False
         to_move = self.game.current_player == seat
         mask = np.zeros(self.spec.codec.size, np.int8)

@@ -44,14 +44,12 @@ class TrajectoryRecorder:
         self.spec = game_spec(rules, players, reward=reward)
         self.seed = seed
         self.tracker = Tracker(self.spec.observation)
-        self.memo: dict[Any, Any] = {}
         self.rows: list[dict[str, Any]] = []
         self._started = False
 
     def decision(self, game: Game, action: Action) -> None:
         """The row of `action`, chosen by the seat to act in `game` (not applied yet)."""
-        view = game.view(self.memo)
-        public = self.tracker.update(view) if self._started else self.tracker.reset(view)
+        public = self.tracker.update(game) if self._started else self.tracker.reset(game)
         self._started = True
         seat = game.current_player
         assert seat is not None  # a decision is made by the seat to act

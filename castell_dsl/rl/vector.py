@@ -33,17 +33,15 @@ from .tracking import Tracker
 
 
 class _Slot:
-    """One game of the batch with what follows it: its view memo, tracker and legal ids."""
+    """One game of the batch with what follows it: its tracker and legal ids."""
 
     def __init__(self, spec: GameSpec, game: Game):
         self.tracker = Tracker(spec.observation)
-        self.memo: dict[Any, Any] = {}
         self.start(spec, game)
 
     def start(self, spec: GameSpec, game: Game) -> None:
         self.game = game
-        self.memo.clear()
-        self.tracker.reset(game.view(self.memo))
+        self.tracker.reset(game)
         self.legal: dict[int, Any] = spec.codec.assign(game.legal_actions())
 
 
@@ -129,7 +127,7 @@ class VectorEnv:
                 game, self.seeds[i] = self._new_game()
                 slot.start(self.spec, game)
             else:
-                slot.tracker.update(game.view(slot.memo))
+                slot.tracker.update(game)
                 slot.legal = self.spec.codec.assign(game.legal_actions())
             self._fill(i)
         return self.observations, self.masks, self.players, rewards, done

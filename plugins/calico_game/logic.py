@@ -213,10 +213,10 @@ class CalicoLogic(CalicoTables, ItemsFromTable, GameLogic):
     def view(self, game: GameContext) -> dict[str, Any]:
         return public_view(self, game)
 
-    def tracked_view(self, game: GameContext, memo: dict[Any, Any]) -> dict[str, Any]:
-        from .encoding import tracked_view  # the RL observations' view (encoding.py)
+    def tracked_parts(self, game: GameContext, memo: dict[Any, Any]) -> list[Any]:
+        from .encoding import tracked_parts  # the RL observations' view (encoding.py)
 
-        return tracked_view(self, game, memo)
+        return tracked_parts(self, game, memo)
 
     def render(self, game: GameContext, viewer: int | None) -> list[Any]:
         return render(self, game, viewer)

@@ -116,17 +116,38 @@ def seat_view(
     """One seat's part of the public view: its board, hand, goals, quilt and what it scored
     (`cells`: the quilt's hexes when the caller has them, equal to `_cells`')."""
     g = game.state["g"]
-    facts = logic.facts(game, p)
+    return {
+        **seat_head(logic, g, p),
+        "cells": _cells(logic, g, p) if cells is None else cells,
+        **seat_scoring(logic, game, p),
+    }
+
+
+def seat_head(logic: CalicoTables, g: dict, p: int) -> dict[str, Any]:
+    """A seat's board, hand and design goals: `seat_view`'s keys before the quilt (reads
+    `boards`, `hands`, `goals` and `revealed` of the seat)."""
     board = g["boards"][p]
     choosing = logic.goals_chosen and not g["goals"][p]
     return {
         "seat": p,
         "board": logic.boards[board] if board >= 0 else None,
-        "hand": [_patch(logic, x) for x in g["hands"][p]],
+        "hand": hand_view(logic, g, p),
         "goals": [None if logic.goals_face_down else logic.goal_names[i] for i in g["goals"][p]],
         "goals_face_down": logic.goals_face_down,
         "revealed_goals": [logic.goal_names[i] for i in g["revealed"][p]] if choosing else [],
-        "cells": _cells(logic, g, p) if cells is None else cells,
+    }
+
+
+def hand_view(logic: CalicoTables, g: dict, p: int) -> list[dict[str, str]]:
+    """A seat's hand of patches."""
+    return [_patch(logic, x) for x in g["hands"][p]]
+
+
+def seat_scoring(logic: CalicoTables, game: GameContext, p: int) -> dict[str, Any]:
+    """What a seat has scored so far: `seat_view`'s keys after the quilt (the mechanics'
+    facts, which read the seat's `quilts`, `tokens`, `buttons`, `rainbows` and `goals`)."""
+    facts = logic.facts(game, p)
+    return {
         "cat_tokens": facts["cat_tokens"],
         "buttons": facts["buttons"],
         "goals_met": {

@@ -189,7 +189,7 @@ class CastellLogic(Tables, ItemsFromTable, GameLogic):
     def view(self, game: GameContext) -> dict[str, Any]:
         return views.view(self, game)
 
-    def tracked_view(self, game: GameContext, memo: dict[Any, Any]) -> dict[str, Any]:
-        from .encoding import tracked_view  # the RL observations' view (encoding.py)
+    def tracked_parts(self, game: GameContext, memo: dict[Any, Any]) -> list[Any]:
+        from .encoding import tracked_parts  # the RL observations' view (encoding.py)
 
-        return tracked_view(self, game, memo)
+        return tracked_parts(self, game, memo)
